@@ -1,0 +1,327 @@
+//! Variable-size binary and UTF-8 strings with 32- or 64-bit offsets.
+
+use super::common::{assert_slice, check_validity, normalize_validity, validity_accessors};
+use crate::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer, Offset, OffsetBuffer};
+use crate::datatype::DataType;
+use crate::error::{Error, Result};
+
+/// Variable-size binary values: offsets into a shared values buffer.
+///
+/// ```
+/// use quiver_arrow::BinaryArray;
+/// let a = BinaryArray::from_options([Some(&b"joe"[..]), None, None, Some(b"mark")]);
+/// assert_eq!(a.offsets().as_slice(), &[0, 3, 3, 3, 7]);
+/// assert_eq!(a.get(3), Some(&b"mark"[..]));
+/// ```
+#[derive(Clone, Debug)]
+pub struct GenericBinaryArray<O: Offset> {
+    data_type: DataType,
+    offsets: OffsetBuffer<O>,
+    values: Buffer<u8>,
+    validity: Option<Bitmap>,
+}
+
+/// Binary with `i32` offsets.
+pub type BinaryArray = GenericBinaryArray<i32>;
+/// Binary with `i64` offsets.
+pub type LargeBinaryArray = GenericBinaryArray<i64>;
+
+fn binary_type<O: Offset>() -> DataType {
+    if O::IS_LARGE {
+        DataType::LargeBinary
+    } else {
+        DataType::Binary
+    }
+}
+fn utf8_type<O: Offset>() -> DataType {
+    if O::IS_LARGE {
+        DataType::LargeUtf8
+    } else {
+        DataType::Utf8
+    }
+}
+
+/// Structural check of an offsets/values pair: the last offset lies inside the values.
+pub(crate) fn check_offsets_in_values<O: Offset>(
+    offsets: &OffsetBuffer<O>,
+    values_len: usize,
+) -> Result<()> {
+    let last = offsets.last().as_usize();
+    if last > values_len {
+        return Err(Error::oos(format!(
+            "last offset {last} is beyond the end of the values ({values_len} long)"
+        )));
+    }
+    Ok(())
+}
+
+impl<O: Offset> GenericBinaryArray<O> {
+    /// Builds the array, checking that the offsets fit the values and the validity length
+    /// (offsets are monotone by construction of [`OffsetBuffer`]).
+    pub fn try_new(
+        offsets: OffsetBuffer<O>,
+        values: Buffer<u8>,
+        validity: Option<Bitmap>,
+    ) -> Result<Self> {
+        check_offsets_in_values(&offsets, values.len())?;
+        check_validity(validity.as_ref(), offsets.len())?;
+        Ok(GenericBinaryArray {
+            data_type: binary_type::<O>(),
+            offsets,
+            values,
+            validity,
+        })
+    }
+
+    /// An array from optional byte strings.
+    pub fn from_options<'a>(iter: impl IntoIterator<Item = Option<&'a [u8]>>) -> Self {
+        let mut offsets = vec![O::ZERO];
+        let mut values = MutableBuffer::new();
+        let mut validity = MutableBitmap::new();
+        for v in iter {
+            validity.push(v.is_some());
+            values.extend_from_slice(v.unwrap_or(&[]));
+            offsets.push(O::from_usize(values.len()).expect("values exceed the offset type"));
+        }
+        // SAFETY: offsets start at 0 and are pushed in increasing order of `values.len()`.
+        let offsets = unsafe { OffsetBuffer::new_unchecked(offsets.into()) };
+        GenericBinaryArray {
+            data_type: binary_type::<O>(),
+            offsets,
+            values: values.into(),
+            validity: normalize_validity(Some(validity.freeze())),
+        }
+    }
+
+    validity_accessors!();
+
+    /// Number of values.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+    /// The offsets.
+    #[inline]
+    pub fn offsets(&self) -> &OffsetBuffer<O> {
+        &self.offsets
+    }
+    /// The values buffer (all values back to back).
+    #[inline]
+    pub fn values(&self) -> &Buffer<u8> {
+        &self.values
+    }
+    /// Value `i` regardless of validity. Panics when out of bounds.
+    #[inline]
+    pub fn value(&self, i: usize) -> &[u8] {
+        &self.values.as_slice()[self.offsets.range(i)]
+    }
+    /// Value `i`, `None` when null.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&[u8]> {
+        self.is_valid(i).then(|| self.value(i))
+    }
+    /// Iterates values as options.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Option<&[u8]>> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+    /// Zero-copy slice (offsets are sliced; values are shared).
+    pub fn slice(&self, offset: usize, len: usize) -> Self {
+        assert_slice(offset, len, self.len());
+        GenericBinaryArray {
+            data_type: self.data_type.clone(),
+            offsets: self.offsets.slice(offset, len),
+            values: self.values.clone(),
+            validity: self.validity.as_ref().map(|v| v.slice(offset, len)),
+        }
+    }
+    /// The parts: offsets, values, validity.
+    pub fn into_parts(self) -> (OffsetBuffer<O>, Buffer<u8>, Option<Bitmap>) {
+        (self.offsets, self.values, self.validity)
+    }
+}
+
+/// UTF-8 strings: a binary array whose values are valid UTF-8 and whose offsets fall on
+/// character boundaries.
+///
+/// ```
+/// use quiver_arrow::StringArray;
+/// let a = StringArray::from_options([Some("héllo"), None, Some("")]);
+/// assert_eq!(a.get(0), Some("héllo"));
+/// assert_eq!(a.null_count(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct GenericStringArray<O: Offset> {
+    inner: GenericBinaryArray<O>,
+}
+
+/// UTF-8 with `i32` offsets.
+pub type StringArray = GenericStringArray<i32>;
+/// UTF-8 with `i64` offsets.
+pub type LargeStringArray = GenericStringArray<i64>;
+
+/// Checks that `values[offsets.first..offsets.last]` is UTF-8 and every offset is on a
+/// character boundary, naming the first bad value.
+pub(crate) fn check_utf8<O: Offset>(offsets: &OffsetBuffer<O>, values: &[u8]) -> Result<()> {
+    let start = offsets.first().as_usize();
+    let end = offsets.last().as_usize();
+    let data = &values[start..end];
+    if simdutf8::basic::from_utf8(data).is_err() {
+        let err = std::str::from_utf8(data).expect_err("simdutf8 and std agree");
+        let bad = start + err.valid_up_to();
+        let i = offsets
+            .as_slice()
+            .partition_point(|o| o.as_usize() <= bad)
+            .saturating_sub(1);
+        return Err(Error::oos(format!(
+            "value {i} is not valid UTF-8 (byte {bad} of the values)"
+        )));
+    }
+    // Every offset must start a character: not a continuation byte 0b10xx_xxxx.
+    let is_continuation = |o: &O| values.get(o.as_usize()).is_some_and(|b| (*b as i8) < -64);
+    let any_bad = offsets
+        .as_slice()
+        .iter()
+        .fold(false, |acc, o| acc | is_continuation(o));
+    if any_bad {
+        let i = offsets
+            .as_slice()
+            .iter()
+            .position(is_continuation)
+            .expect("found above");
+        return Err(Error::oos(format!(
+            "offset {i} ({}) splits a UTF-8 character",
+            offsets.as_slice()[i].to_i64()
+        )));
+    }
+    Ok(())
+}
+
+impl<O: Offset> GenericStringArray<O> {
+    /// Builds the array, checking the offsets fit the values, the validity length, and that the
+    /// values are UTF-8 split at character boundaries (O(n), SIMD).
+    pub fn try_new(
+        offsets: OffsetBuffer<O>,
+        values: Buffer<u8>,
+        validity: Option<Bitmap>,
+    ) -> Result<Self> {
+        let inner = GenericBinaryArray::try_new(offsets, values, validity)?;
+        check_utf8(&inner.offsets, &inner.values)?;
+        Ok(Self::wrap(inner))
+    }
+
+    /// Builds the array without the UTF-8 check (structural checks still run).
+    ///
+    /// # Safety
+    /// The values between the first and last offset must be valid UTF-8 and every offset must
+    /// be on a character boundary ([`GenericStringArray::value`] relies on it; full validation
+    /// checks it).
+    pub unsafe fn new_unchecked_utf8(
+        offsets: OffsetBuffer<O>,
+        values: Buffer<u8>,
+        validity: Option<Bitmap>,
+    ) -> Result<Self> {
+        Ok(Self::wrap(GenericBinaryArray::try_new(
+            offsets, values, validity,
+        )?))
+    }
+
+    fn wrap(mut inner: GenericBinaryArray<O>) -> Self {
+        inner.data_type = utf8_type::<O>();
+        GenericStringArray { inner }
+    }
+
+    /// An array from optional strings.
+    pub fn from_options<'a>(iter: impl IntoIterator<Item = Option<&'a str>>) -> Self {
+        Self::wrap(GenericBinaryArray::from_options(
+            iter.into_iter().map(|s| s.map(str::as_bytes)),
+        ))
+    }
+
+    /// Re-checks the UTF-8 invariant (used by full validation).
+    pub(crate) fn check_content(&self) -> Result<()> {
+        check_utf8(&self.inner.offsets, &self.inner.values)
+    }
+
+    /// The same data as a binary array.
+    pub fn as_binary(&self) -> &GenericBinaryArray<O> {
+        &self.inner
+    }
+    /// The logical type.
+    pub fn data_type(&self) -> &DataType {
+        &self.inner.data_type
+    }
+    /// Number of values.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.inner.len()
+    }
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+    /// The validity bitmap.
+    #[inline]
+    pub fn validity(&self) -> Option<&Bitmap> {
+        self.inner.validity()
+    }
+    /// Number of nulls.
+    #[inline]
+    pub fn null_count(&self) -> usize {
+        self.inner.null_count()
+    }
+    /// True when value `i` is null.
+    #[inline]
+    pub fn is_null(&self, i: usize) -> bool {
+        self.inner.is_null(i)
+    }
+    /// True when value `i` is not null.
+    #[inline]
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.inner.is_valid(i)
+    }
+    /// The offsets.
+    #[inline]
+    pub fn offsets(&self) -> &OffsetBuffer<O> {
+        self.inner.offsets()
+    }
+    /// The values buffer.
+    #[inline]
+    pub fn values(&self) -> &Buffer<u8> {
+        self.inner.values()
+    }
+    /// Value `i` regardless of validity. Panics when out of bounds.
+    #[inline]
+    pub fn value(&self, i: usize) -> &str {
+        let bytes = self.inner.value(i);
+        // SAFETY: the type's invariant (checked by `try_new`/`check_utf8`, or promised by the
+        // caller of `new_unchecked_utf8`) is that the values between the first and last offset
+        // are UTF-8 and every offset is on a character boundary, so each value is UTF-8.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
+    }
+    /// Value `i`, `None` when null.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&str> {
+        self.is_valid(i).then(|| self.value(i))
+    }
+    /// Iterates values as options.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Option<&str>> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+    /// Zero-copy slice.
+    pub fn slice(&self, offset: usize, len: usize) -> Self {
+        GenericStringArray {
+            inner: self.inner.slice(offset, len),
+        }
+    }
+    /// The parts: offsets, values, validity.
+    pub fn into_parts(self) -> (OffsetBuffer<O>, Buffer<u8>, Option<Bitmap>) {
+        self.inner.into_parts()
+    }
+}
+
+impl<'a, O: Offset> FromIterator<Option<&'a str>> for GenericStringArray<O> {
+    fn from_iter<I: IntoIterator<Item = Option<&'a str>>>(iter: I) -> Self {
+        Self::from_options(iter)
+    }
+}

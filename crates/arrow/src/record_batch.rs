@@ -1,0 +1,149 @@
+//! Record batches: a schema and equal-length columns.
+
+use crate::array::{Array, StructArray};
+use crate::datatype::{Schema, SchemaRef};
+use crate::error::{Error, Result};
+use crate::validate::ValidationLevel;
+use std::sync::Arc;
+
+/// Equal-length columns described by a schema.
+///
+/// ```
+/// use quiver_arrow::{Array, PrimitiveArray, RecordBatch, Schema, Field, DataType};
+/// let schema = Schema::new(vec![Field::new("x", DataType::Int32, false)]);
+/// let x = Array::from(PrimitiveArray::<i32>::new(vec![1, 2, 3]));
+/// let b = RecordBatch::try_new(schema.into(), vec![x]).unwrap();
+/// assert_eq!(b.slice(1, 2).column(0).len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RecordBatch {
+    schema: SchemaRef,
+    columns: Vec<Array>,
+    num_rows: usize,
+}
+
+impl RecordBatch {
+    /// Checks column count, types, lengths, and that non-nullable columns have no nulls.
+    pub fn try_new(schema: SchemaRef, columns: Vec<Array>) -> Result<Self> {
+        let num_rows = columns.first().map_or(0, Array::len);
+        Self::try_new_with_rows(schema, columns, num_rows)
+    }
+
+    /// Like [`RecordBatch::try_new`] with an explicit row count (needed for zero columns).
+    pub fn try_new_with_rows(
+        schema: SchemaRef,
+        columns: Vec<Array>,
+        num_rows: usize,
+    ) -> Result<Self> {
+        if schema.fields.len() != columns.len() {
+            return Err(Error::invalid(format!(
+                "schema has {} fields but {} columns were given",
+                schema.fields.len(),
+                columns.len()
+            )));
+        }
+        for (f, c) in schema.fields.iter().zip(&columns) {
+            if f.data_type() != c.data_type() {
+                return Err(Error::invalid(format!(
+                    "column \"{}\" is declared {} but the array is {}",
+                    f.name(),
+                    f.data_type(),
+                    c.data_type()
+                )));
+            }
+            if c.len() != num_rows {
+                return Err(Error::invalid(format!(
+                    "column \"{}\" has {} rows, expected {num_rows}",
+                    f.name(),
+                    c.len()
+                )));
+            }
+        }
+        Ok(RecordBatch {
+            schema,
+            columns,
+            num_rows,
+        })
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+    /// The columns.
+    pub fn columns(&self) -> &[Array] {
+        &self.columns
+    }
+    /// Column `i`.
+    pub fn column(&self, i: usize) -> &Array {
+        &self.columns[i]
+    }
+    /// The column named `name`.
+    pub fn column_by_name(&self, name: &str) -> Option<&Array> {
+        self.schema.fields.index_of(name).map(|i| &self.columns[i])
+    }
+    /// Number of rows.
+    pub fn num_rows(&self) -> usize {
+        self.num_rows
+    }
+    /// Number of columns.
+    pub fn num_columns(&self) -> usize {
+        self.columns.len()
+    }
+    /// Zero-copy slice of rows. Panics when out of bounds.
+    pub fn slice(&self, offset: usize, len: usize) -> Self {
+        assert!(
+            offset.checked_add(len).is_some_and(|e| e <= self.num_rows),
+            "slice out of bounds"
+        );
+        RecordBatch {
+            schema: self.schema.clone(),
+            columns: self.columns.iter().map(|c| c.slice(offset, len)).collect(),
+            num_rows: len,
+        }
+    }
+    /// The batch with only columns `indices`, in that order.
+    pub fn project(&self, indices: &[usize]) -> Result<Self> {
+        let schema = self.schema.project(indices)?;
+        let columns = indices.iter().map(|&i| self.columns[i].clone()).collect();
+        Ok(RecordBatch {
+            schema: Arc::new(schema),
+            columns,
+            num_rows: self.num_rows,
+        })
+    }
+    /// Validates every column, naming the column in errors; non-nullable columns must have no
+    /// nulls.
+    pub fn validate(&self, level: ValidationLevel) -> Result<()> {
+        for (f, c) in self.schema.fields.iter().zip(&self.columns) {
+            let ctx = || format!("column \"{}\"", f.name());
+            c.validate(level).map_err(|e| e.context(ctx()))?;
+            if !f.is_nullable() && c.null_count() > 0 {
+                return Err(Error::oos(format!(
+                    "non-nullable column has {} nulls",
+                    c.null_count()
+                ))
+                .context(ctx()));
+            }
+        }
+        Ok(())
+    }
+    /// The batch as one struct array (columns become children).
+    pub fn into_struct(self) -> StructArray {
+        StructArray::try_new(
+            self.schema.fields.clone(),
+            self.num_rows,
+            self.columns,
+            None,
+        )
+        .expect("a record batch is a valid struct")
+    }
+    /// A batch from a struct array's children (its validity is dropped).
+    pub fn from_struct(s: &StructArray) -> Self {
+        RecordBatch {
+            schema: Arc::new(Schema::new(s.fields().clone())),
+            columns: s.columns().to_vec(),
+            num_rows: s.len(),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! quiver-integration: not yet implemented; see the open issues.

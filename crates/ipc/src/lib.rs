@@ -1,0 +1,1 @@
+//! quiver-ipc: not yet implemented; see the open issues.

@@ -1,0 +1,1 @@
+//! quiver-parquet: not yet implemented; see the open issues.

@@ -17,7 +17,10 @@
 
 pub mod array;
 pub mod buffer;
+pub mod builder;
+pub mod compute;
 pub mod datatype;
+pub mod display;
 mod error;
 pub mod native;
 mod record_batch;

@@ -1,0 +1,1 @@
+//! Builders for every array layout (in progress).

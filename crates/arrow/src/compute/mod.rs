@@ -1,0 +1,1 @@
+//! Logical equality and concatenation (in progress).

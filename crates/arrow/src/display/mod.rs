@@ -1,0 +1,1 @@
+//! Text rendering of values and record batches (in progress).

@@ -23,7 +23,9 @@ pub struct RecordBatch {
 }
 
 impl RecordBatch {
-    /// Checks column count, types, lengths, and that non-nullable columns have no nulls.
+    /// Checks column count, types, lengths, and that non-nullable columns have no nulls
+    /// (for unions and run-end encoded columns, whose nulls are counted through content that
+    /// only [`RecordBatch::validate`] checks, that is left to `validate`).
     pub fn try_new(schema: SchemaRef, columns: Vec<Array>) -> Result<Self> {
         let num_rows = columns.first().map_or(0, Array::len);
         Self::try_new_with_rows(schema, columns, num_rows)
@@ -56,6 +58,13 @@ impl RecordBatch {
                     "column \"{}\" has {} rows, expected {num_rows}",
                     f.name(),
                     c.len()
+                )));
+            }
+            let nulls = null_count_if_safe(c, false);
+            if !f.is_nullable() && nulls > 0 {
+                return Err(Error::invalid(format!(
+                    "column \"{}\" is declared non-nullable but has {nulls} nulls",
+                    f.name()
                 )));
             }
         }
@@ -113,17 +122,17 @@ impl RecordBatch {
         })
     }
     /// Validates every column, naming the column in errors; non-nullable columns must have no
-    /// nulls.
+    /// nulls (for union and run-end encoded columns, checked at [`ValidationLevel::Full`] only,
+    /// since counting their nulls relies on the content checks).
     pub fn validate(&self, level: ValidationLevel) -> Result<()> {
         for (f, c) in self.schema.fields.iter().zip(&self.columns) {
             let ctx = || format!("column \"{}\"", f.name());
             c.validate(level).map_err(|e| e.context(ctx()))?;
-            if !f.is_nullable() && c.null_count() > 0 {
-                return Err(Error::oos(format!(
-                    "non-nullable column has {} nulls",
-                    c.null_count()
-                ))
-                .context(ctx()));
+            let nulls = null_count_if_safe(c, level == ValidationLevel::Full);
+            if !f.is_nullable() && nulls > 0 {
+                return Err(
+                    Error::oos(format!("non-nullable column has {nulls} nulls")).context(ctx())
+                );
             }
         }
         Ok(())
@@ -145,5 +154,15 @@ impl RecordBatch {
             columns: s.columns().to_vec(),
             num_rows: s.len(),
         }
+    }
+}
+
+/// The null count of a column, or 0 for unions and run-end encoded arrays unless their content
+/// (type ids, dense offsets, run ends) has been checked: they count nulls by visiting their
+/// children through that content, which panics when it is corrupt.
+fn null_count_if_safe(c: &Array, content_checked: bool) -> usize {
+    match c {
+        Array::Union(_) | Array::RunEndEncoded(_) if !content_checked => 0,
+        _ => c.null_count(),
     }
 }

@@ -31,18 +31,15 @@ pub type ListViewArray = GenericListViewArray<i32>;
 /// List view with `i64` offsets and sizes.
 pub type LargeListViewArray = GenericListViewArray<i64>;
 
-/// Checks each non-null list view: offset and size non-negative, `offset + size` within the
-/// child.
+/// Checks each list view, null slots included (the columnar format requires
+/// `0 <= offsets[i]` and `offsets[i] + sizes[i] <= child length` for "every list-view value,
+/// including null values"): offset and size non-negative, `offset + size` within the child.
 pub(crate) fn check_list_views<O: Offset>(
     offsets: &[O],
     sizes: &[O],
     values_len: usize,
-    validity: Option<&Bitmap>,
 ) -> Result<()> {
     for (i, (&o, &s)) in offsets.iter().zip(sizes).enumerate() {
-        if validity.is_some_and(|b| !b.get(i)) {
-            continue;
-        }
         let (o, s) = (o.to_i64(), s.to_i64());
         if o < 0 || s < 0 {
             return Err(Error::oos(format!(
@@ -62,7 +59,8 @@ pub(crate) fn check_list_views<O: Offset>(
 }
 
 impl<O: Offset> GenericListViewArray<O> {
-    /// Builds the array, checking the child type, buffer lengths and every non-null view (O(n)).
+    /// Builds the array, checking the child type, buffer lengths and every view, null slots
+    /// included (O(n)).
     pub fn try_new(
         field: FieldRef,
         offsets: Buffer<O>,
@@ -108,12 +106,7 @@ impl<O: Offset> GenericListViewArray<O> {
     }
 
     pub(crate) fn check_content(&self) -> Result<()> {
-        check_list_views(
-            &self.offsets,
-            &self.sizes,
-            self.values.len(),
-            self.validity.as_ref(),
-        )
+        check_list_views(&self.offsets, &self.sizes, self.values.len())
     }
 
     validity_accessors!();

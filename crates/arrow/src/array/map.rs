@@ -19,7 +19,8 @@ pub struct MapArray {
 }
 
 impl MapArray {
-    /// Builds a map over `entries` (a two-child struct whose type matches the entries field).
+    /// Builds a map over `entries` (a two-child struct whose type matches the entries field),
+    /// checking that no key referenced by the offsets is null.
     pub fn try_new(
         entries_field: FieldRef,
         keys_sorted: bool,
@@ -38,12 +39,14 @@ impl MapArray {
         }
         check_offsets_in_values(&offsets, entries.len())?;
         check_validity(validity.as_ref(), offsets.len())?;
-        Ok(MapArray {
+        let a = MapArray {
             data_type,
             offsets,
             entries: Arc::new(entries),
             validity,
-        })
+        };
+        a.check_content()?;
+        Ok(a)
     }
 
     /// Checks that no referenced key is null (full validation).

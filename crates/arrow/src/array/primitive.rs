@@ -116,7 +116,9 @@ pub struct PrimitiveArray<T: PrimitiveType> {
 }
 
 impl<T: PrimitiveType> PrimitiveArray<T> {
-    /// Checks that `data_type` is stored as `T` and the validity length, then builds the array.
+    /// Checks that `data_type` is stored as `T` and its parameters are valid (decimal precision
+    /// and scale, time units; see [`DataType::validate`]) and the validity length, then builds
+    /// the array.
     pub fn try_new(
         data_type: DataType,
         values: Buffer<T>,
@@ -128,6 +130,7 @@ impl<T: PrimitiveType> PrimitiveArray<T> {
                 T::NAME
             )));
         }
+        data_type.validate()?;
         check_validity(validity.as_ref(), values.len())?;
         Ok(PrimitiveArray {
             data_type,

@@ -48,11 +48,19 @@ macro_rules! with_run_ends {
     };
 }
 
+// The run-end macros are generic over i16/i32/i64; the `as i64` casts are no-ops for i64 only.
+#[allow(clippy::unnecessary_cast)]
 impl RunEndArray {
     /// Builds an array whose length is the last run end; checks run ends are positive and
     /// strictly increasing (O(runs)).
     pub fn try_new(run_ends: Array, values: Array) -> Result<Self> {
-        let len = with_run_ends!(&run_ends, r => r.last().map_or(0, |&e| e.max(0) as usize));
+        let len = match &run_ends {
+            Array::I16(_) | Array::I32(_) | Array::I64(_) => {
+                with_run_ends!(&run_ends, r => r.last().map_or(0, |&e| e.max(0) as usize))
+            }
+            // Not a run-ends array: `new_unchecked_runs` reports the type.
+            _ => 0,
+        };
         Self::try_new_sliced(run_ends, values, 0, len)
     }
 
@@ -76,9 +84,12 @@ impl RunEndArray {
         offset: usize,
         len: usize,
     ) -> Result<Self> {
-        if !matches!(run_ends, Array::I16(_) | Array::I32(_) | Array::I64(_))
-            || run_ends.data_type().primitive_width().is_none()
-        {
+        // The logical type must be an integer: `Date32` or `Decimal64` arrays have the same
+        // physical variants but are not valid run ends.
+        if !matches!(
+            run_ends.data_type(),
+            DataType::Int16 | DataType::Int32 | DataType::Int64
+        ) {
             return Err(Error::oos(format!(
                 "run ends must be Int16, Int32 or Int64, not {}",
                 run_ends.data_type()

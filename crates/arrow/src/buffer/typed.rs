@@ -98,6 +98,11 @@ impl<T: NativeType> Buffer<T> {
     /// The values.
     #[inline]
     pub fn as_slice(&self) -> &[T] {
+        if self.bytes.is_empty() {
+            // An empty `Bytes` may carry a dangling pointer that is not aligned for `T`
+            // (`Bytes::new()` uses address 1), which `from_raw_parts` does not allow.
+            return &[];
+        }
         // SAFETY: `bytes` is aligned for `T` (checked in `from_bytes`, or produced by a 64-byte
         // aligned allocation; slicing in `slice` moves by whole values, preserving alignment),
         // its length is a multiple of `size_of::<T>()` (`from_bytes` and `slice` keep whole

@@ -371,19 +371,15 @@ impl DataType {
         }
     }
 
-    /// Checks the parameters the format constrains: decimal precision and scale, time units of
+    /// Checks the parameters the format constrains: decimal precision, time units of
     /// Time32/Time64, a positive fixed size, Map entries shape and run-end type.
     pub fn validate(&self) -> crate::Result<()> {
         use crate::Error;
-        let check_decimal = |p: u8, s: i8, max: u8, name: &str| {
+        // Only the precision range is a format rule; the scale may be negative or exceed it.
+        let check_decimal = |p: u8, _scale: i8, max: u8, name: &str| {
             if p == 0 || p > max {
                 return Err(Error::oos(format!(
                     "{name} precision {p} is outside 1..={max}"
-                )));
-            }
-            if s as i32 > p as i32 {
-                return Err(Error::oos(format!(
-                    "{name} scale {s} exceeds precision {p}"
                 )));
             }
             Ok(())

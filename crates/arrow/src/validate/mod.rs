@@ -75,10 +75,10 @@ impl Array {
             Array::List(a) => check_var(a.offsets(), a.values().len(), full),
             Array::LargeList(a) => check_var(a.offsets(), a.values().len(), full),
             Array::ListView(a) if full => {
-                check_list_views(a.offsets(), a.sizes(), a.values().len(), a.validity())
+                check_list_views(a.offsets(), a.sizes(), a.values().len())
             }
             Array::LargeListView(a) if full => {
-                check_list_views(a.offsets(), a.sizes(), a.values().len(), a.validity())
+                check_list_views(a.offsets(), a.sizes(), a.values().len())
             }
             Array::Map(a) => {
                 check_var(a.offsets(), a.entries().len(), full)?;

@@ -1,0 +1,241 @@
+//! ASCII tables of record batches and columns.
+
+use super::value::write_value;
+use crate::array::Array;
+use crate::record_batch::RecordBatch;
+use std::fmt::Write;
+
+/// Options for [`pretty_format_batches_with`].
+///
+/// ```
+/// use quiver_arrow::display::TableOptions;
+/// let opts = TableOptions { max_width: Some(80), max_rows: Some(20) };
+/// assert_eq!(TableOptions::default().max_rows, None);
+/// # let _ = opts;
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Fit every line into this many characters by narrowing the widest columns and
+    /// truncating their cells with `…` (columns keep at least one character each, so a very
+    /// small width with many columns can still be exceeded).
+    pub max_width: Option<usize>,
+    /// Show at most this many rows; a line under the table says how many were left out.
+    pub max_rows: Option<usize>,
+}
+
+/// Renders batches as one ASCII table (see [`pretty_format_batches_with`]) without limits.
+///
+/// ```
+/// use quiver_arrow::{Array, PrimitiveArray, StringArray, RecordBatch, Schema, Field, DataType};
+/// use quiver_arrow::display::pretty_format_batches;
+/// let schema = Schema::new(vec![
+///     Field::new("id", DataType::Int32, false),
+///     Field::new("name", DataType::Utf8, true),
+/// ]);
+/// let batch = RecordBatch::try_new(schema.into(), vec![
+///     Array::from(PrimitiveArray::<i32>::new(vec![1, 22])),
+///     Array::from(StringArray::from_options([Some("joe"), None])),
+/// ]).unwrap();
+/// assert_eq!(pretty_format_batches(&[batch]), "\
+/// +----+------+
+/// | id | name |
+/// +----+------+
+/// | 1  | joe  |
+/// | 22 | null |
+/// +----+------+
+/// ");
+/// ```
+pub fn pretty_format_batches(batches: &[RecordBatch]) -> String {
+    pretty_format_batches_with(batches, &TableOptions::default())
+}
+
+/// Renders batches as one ASCII table: a `+---+` border, a header row with the column names of
+/// the first batch's schema, then every row of every batch, cells left-aligned and rendered
+/// with [`format_value`](super::format_value). Control characters in cells (such as line
+/// breaks) are escaped (`\n`) to keep one line per row. Widths are counted in `char`s, each
+/// counted as one column (wide characters such as CJK are not measured double). No batches
+/// give an empty string.
+pub fn pretty_format_batches_with(batches: &[RecordBatch], options: &TableOptions) -> String {
+    let Some(first) = batches.first() else {
+        return String::new();
+    };
+    let header = first
+        .schema()
+        .fields
+        .iter()
+        .map(|f| sanitize(f.name()))
+        .collect();
+    let mut table = Table::new(header, options.max_rows);
+    for batch in batches {
+        table.add_rows(batch.columns(), batch.num_rows());
+    }
+    table.render(options.max_width)
+}
+
+/// Renders arrays as one column named `name` (the arrays' slots one after the other), in the
+/// format of [`pretty_format_batches`].
+///
+/// ```
+/// use quiver_arrow::{Array, PrimitiveArray};
+/// use quiver_arrow::display::pretty_format_columns;
+/// let a = Array::from(PrimitiveArray::<f64>::from_options([Some(1.5), None]));
+/// assert_eq!(pretty_format_columns("x", &[a]), "\
+/// +------+
+/// | x    |
+/// +------+
+/// | 1.5  |
+/// | null |
+/// +------+
+/// ");
+/// ```
+pub fn pretty_format_columns(name: &str, columns: &[Array]) -> String {
+    let mut table = Table::new(vec![sanitize(name)], None);
+    for c in columns {
+        table.add_rows(std::slice::from_ref(c), c.len());
+    }
+    table.render(None)
+}
+
+/// Escapes control characters so that a cell stays on one line.
+fn sanitize(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Cells collected before rendering (column widths need every cell).
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    max_rows: Option<usize>,
+    omitted: usize,
+}
+
+impl Table {
+    fn new(header: Vec<String>, max_rows: Option<usize>) -> Self {
+        Table {
+            header,
+            rows: Vec::new(),
+            max_rows,
+            omitted: 0,
+        }
+    }
+
+    /// Adds rows `0..num_rows` of `columns`, up to the row limit.
+    fn add_rows(&mut self, columns: &[Array], num_rows: usize) {
+        let room = self
+            .max_rows
+            .map_or(usize::MAX, |m| m.saturating_sub(self.rows.len()));
+        let shown = num_rows.min(room);
+        self.omitted += num_rows - shown;
+        let mut buf = String::new();
+        for r in 0..shown {
+            let row = columns
+                .iter()
+                .map(|c| {
+                    buf.clear();
+                    // Writing into a `String` cannot fail.
+                    let _ = write_value(&mut buf, c, r);
+                    sanitize(&buf)
+                })
+                .collect();
+            self.rows.push(row);
+        }
+    }
+
+    fn render(&self, max_width: Option<usize>) -> String {
+        let mut widths: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
+        for row in &self.rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        if let Some(max) = max_width {
+            fit(&mut widths, max);
+        }
+        let mut border = String::from("+");
+        for w in &widths {
+            border.extend(std::iter::repeat_n('-', w + 2));
+            border.push('+');
+        }
+        let mut out = String::new();
+        out.push_str(&border);
+        out.push('\n');
+        write_row(&mut out, &self.header, &widths);
+        out.push_str(&border);
+        out.push('\n');
+        for row in &self.rows {
+            write_row(&mut out, row, &widths);
+        }
+        out.push_str(&border);
+        out.push('\n');
+        if self.omitted > 0 {
+            let s = if self.omitted == 1 { "" } else { "s" };
+            // Writing into a `String` cannot fail.
+            let _ = writeln!(out, "… {} more row{s}", self.omitted);
+        }
+        out
+    }
+}
+
+/// One `| a | b |` line, cells truncated with `…` and padded to `widths`.
+fn write_row(out: &mut String, cells: &[String], widths: &[usize]) {
+    out.push('|');
+    for (cell, &w) in cells.iter().zip(widths) {
+        out.push(' ');
+        let n = cell.chars().count();
+        if n > w {
+            out.extend(cell.chars().take(w.saturating_sub(1)));
+            out.push('…');
+        } else {
+            out.push_str(cell);
+            out.extend(std::iter::repeat_n(' ', w - n));
+        }
+        out.push_str(" |");
+    }
+    out.push('\n');
+}
+
+/// Narrows `widths` so that a table line (`| ` + cell + ` ` per column, plus the final `|`)
+/// fits in `max` characters: the widest columns are capped at a common width, the space left
+/// over goes one character at a time to the capped columns, left to right. Columns keep at
+/// least one character.
+fn fit(widths: &mut [usize], max: usize) {
+    let available = max.saturating_sub(3 * widths.len() + 1);
+    let total: usize = widths.iter().sum();
+    if total <= available {
+        return;
+    }
+    let capped_sum = |cap: usize| widths.iter().map(|&w| w.min(cap)).sum::<usize>();
+    // Largest cap whose capped total fits (1 if none does).
+    let (mut lo, mut hi) = (1, widths.iter().copied().max().unwrap_or(1));
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if capped_sum(mid) <= available {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let cap = lo;
+    let mut left = available.saturating_sub(capped_sum(cap));
+    for w in widths.iter_mut() {
+        if *w > cap {
+            *w = if left > 0 {
+                left -= 1;
+                cap + 1
+            } else {
+                cap
+            };
+        }
+    }
+}

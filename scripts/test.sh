@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The one test command: formatting, lints, and every test of the workspace.
+# Installs what the tests need, then runs them. Used by .ci/run and by developers alike.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Official test files (arrow-testing, parquet-testing) live outside the repo and are read in place.
+export QUIVER_TEST_DATA="${QUIVER_TEST_DATA:-$(cd .. && pwd)/shared/testdata}"
+if [ ! -d "$QUIVER_TEST_DATA" ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "error: test data folder $QUIVER_TEST_DATA is missing (required when CI=true)" >&2
+    exit 1
+  fi
+  echo "warning: test data folder $QUIVER_TEST_DATA is missing; tests that need it will skip" >&2
+fi
+
+# Toolchain components the checks use.
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+  rustup component add rustfmt clippy
+fi
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== cargo test"
+cargo test --workspace --locked

@@ -46,9 +46,13 @@ pub(crate) fn check_list_views<O: Offset>(
                 "list view {i} has offset {o} and size {s}; both must be non-negative"
             )));
         }
-        let end = o
-            .checked_add(s)
-            .ok_or_else(|| Error::Overflow(format!("list view {i} offset + size")))?;
+        // Malformed input rather than an overflow of ours: reported as out of spec so that
+        // validation can add the path to it.
+        let end = o.checked_add(s).ok_or_else(|| {
+            Error::oos(format!(
+                "list view {i} has offset {o} and size {s}, whose sum overflows"
+            ))
+        })?;
         if end as u64 > values_len as u64 {
             return Err(Error::oos(format!(
                 "list view {i} spans [{o}, {end}) but the child has {values_len} values"

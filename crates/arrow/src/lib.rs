@@ -36,3 +36,8 @@ pub use error::{Error, Result};
 pub use native::{DaysMs, I128, I256, MonthDayNano, NativeType, View};
 pub use record_batch::RecordBatch;
 pub use validate::ValidationLevel;
+
+/// The README's examples, compiled and run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

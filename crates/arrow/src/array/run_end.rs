@@ -2,7 +2,7 @@
 
 use super::Array;
 use super::common::assert_slice;
-use crate::datatype::{DataType, Field};
+use crate::datatype::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
 use std::sync::Arc;
 
@@ -119,6 +119,41 @@ impl RunEndArray {
             offset,
             len,
         })
+    }
+
+    /// The same runs under other child fields (names, nullability, metadata), e.g. the ones a
+    /// schema declares. The fields' types must be the children's types, and the run-ends field
+    /// must be non-nullable.
+    ///
+    /// ```
+    /// use quiver_arrow::{Array, DataType, Field, PrimitiveArray, RunEndArray};
+    /// let a = RunEndArray::try_new(
+    ///     Array::from(PrimitiveArray::<i16>::new(vec![2])),
+    ///     Array::from(PrimitiveArray::<i64>::new(vec![7])),
+    /// )
+    /// .unwrap()
+    /// .with_fields(
+    ///     Field::new("ends", DataType::Int16, false).into(),
+    ///     Field::new("v", DataType::Int64, false).into(),
+    /// )
+    /// .unwrap();
+    /// assert!(matches!(a.data_type(), DataType::RunEndEncoded(r, _) if r.name() == "ends"));
+    /// ```
+    pub fn with_fields(mut self, run_ends: FieldRef, values: FieldRef) -> Result<Self> {
+        let data_type = DataType::RunEndEncoded(run_ends, values);
+        data_type.validate()?;
+        let DataType::RunEndEncoded(r, v) = &data_type else {
+            unreachable!("built just above")
+        };
+        if r.data_type() != self.run_ends.data_type() || v.data_type() != self.values.data_type() {
+            return Err(Error::oos(format!(
+                "{data_type} does not match run ends {} and values {}",
+                self.run_ends.data_type(),
+                self.values.data_type()
+            )));
+        }
+        self.data_type = data_type;
+        Ok(self)
     }
 
     /// Checks run ends are positive, strictly increasing and cover `offset + len`.

@@ -17,9 +17,7 @@ use half::f16;
 /// encoded types a merging [`RunEndBuilder`].
 ///
 /// Errors: [`Error::OutOfSpec`] for types whose parameters are invalid
-/// ([`DataType::validate`]); [`Error::NotSupported`] for run-end encoded types whose children
-/// are not the `run_ends` (non-nullable) and `values` (nullable) fields without metadata that
-/// [`RunEndArray`](crate::RunEndArray) produces.
+/// ([`DataType::validate`]).
 ///
 /// ```
 /// use quiver_arrow::builder::make_builder;
@@ -120,21 +118,9 @@ fn make_map(entries: &FieldRef, sorted: bool, capacity: usize) -> Result<ArrayBu
 }
 
 fn make_run_end(run_ends: &FieldRef, values: &FieldRef) -> Result<ArrayBuilder> {
-    let standard = run_ends.name() == "run_ends"
-        && !run_ends.is_nullable()
-        && run_ends.metadata().is_empty()
-        && values.name() == "values"
-        && values.is_nullable()
-        && values.metadata().is_empty();
-    if !standard {
-        return Err(Error::NotSupported(format!(
-            "run-end encoded children other than \"run_ends\" (non-nullable) and \"values\" \
-             (nullable) without metadata: {} and {}",
-            run_ends.name(),
-            values.name()
-        )));
-    }
     let ty = IntegerType::try_from_data_type(run_ends.data_type())
         .ok_or_else(|| Error::oos("run ends must be Int16, Int32 or Int64"))?;
-    Ok(RunEndBuilder::try_new(ty, values.data_type().clone())?.into())
+    let b = RunEndBuilder::try_new(ty, values.data_type().clone())?
+        .with_fields(run_ends.clone(), values.clone())?;
+    Ok(b.into())
 }

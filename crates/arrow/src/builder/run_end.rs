@@ -4,7 +4,7 @@ use super::index::IndexBuffer;
 use super::store::ValueStore;
 use super::{ArrayBuilder, Builder};
 use crate::array::{Array, PrimitiveType, RunEndArray};
-use crate::datatype::{DataType, Field, IntegerType};
+use crate::datatype::{DataType, Field, FieldRef, IntegerType};
 use crate::error::{Error, Result};
 use std::sync::Arc;
 
@@ -38,6 +38,8 @@ pub struct RunEndBuilder {
     values: ValueStore,
     /// Logical length (the last run end).
     len: usize,
+    /// Child fields to declare instead of the default `run_ends` / `values`.
+    fields: Option<(FieldRef, FieldRef)>,
 }
 
 impl RunEndBuilder {
@@ -56,7 +58,25 @@ impl RunEndBuilder {
             run_ends: IndexBuffer::new(run_ends, 0),
             values: ValueStore::try_new(&value_type, 0)?,
             len: 0,
+            fields: None,
         })
+    }
+
+    /// Declares other child fields (names, nullability, metadata) for the arrays built, e.g.
+    /// the ones a schema gives. Their types must be this builder's run-end and value types.
+    pub fn with_fields(mut self, run_ends: FieldRef, values: FieldRef) -> Result<Self> {
+        if run_ends.data_type() != &self.run_end_type().data_type()
+            || values.data_type() != &self.value_type()
+        {
+            return Err(Error::invalid(format!(
+                "fields {run_ends} and {values} do not match run ends {} and values {}",
+                self.run_end_type().data_type(),
+                self.value_type()
+            )));
+        }
+        DataType::RunEndEncoded(run_ends.clone(), values.clone()).validate()?;
+        self.fields = Some((run_ends, values));
+        Ok(self)
     }
 
     /// The run-end type.
@@ -69,9 +89,12 @@ impl RunEndBuilder {
         self.values.data_type()
     }
 
-    /// The type of the arrays this builder makes (children named `run_ends` and `values`, as
-    /// [`RunEndArray`] names them).
+    /// The type of the arrays this builder makes (children named `run_ends` and `values`
+    /// unless [`RunEndBuilder::with_fields`] said otherwise).
     pub fn data_type(&self) -> DataType {
+        if let Some((r, v)) = &self.fields {
+            return DataType::RunEndEncoded(r.clone(), v.clone());
+        }
         DataType::RunEndEncoded(
             Arc::new(Field::new(
                 "run_ends",
@@ -221,8 +244,14 @@ impl RunEndBuilder {
         let len = std::mem::take(&mut self.len);
         // Run ends were pushed strictly increasing from positive lengths, so the O(runs)
         // check of `try_new` is skipped.
-        RunEndArray::new_unchecked_runs(run_ends, values, 0, len)
-            .expect("one value per run, run ends of an integer type")
+        let a = RunEndArray::new_unchecked_runs(run_ends, values, 0, len)
+            .expect("one value per run, run ends of an integer type");
+        match &self.fields {
+            Some((r, v)) => a
+                .with_fields(r.clone(), v.clone())
+                .expect("fields checked by with_fields"),
+            None => a,
+        }
     }
 }
 

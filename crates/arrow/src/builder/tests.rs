@@ -261,7 +261,7 @@ fn make_builder_covers_every_type() {
 }
 
 #[test]
-fn make_builder_rejects_bad_types() {
+fn make_builder_rejects_bad_types_and_keeps_run_end_field_names() {
     let bad_decimal = DataType::Decimal32 {
         precision: 10,
         scale: 0,
@@ -271,8 +271,20 @@ fn make_builder_rejects_bad_types() {
         Arc::new(Field::new("ends", DataType::Int32, false)),
         Arc::new(Field::new("values", DataType::Utf8, true)),
     );
-    let err = make_builder(&odd_names, 0).unwrap_err();
-    assert!(matches!(err, crate::Error::NotSupported(_)), "{err}");
+    let mut b = make_builder(&odd_names, 0).unwrap();
+    let r = b.as_run_end_mut().unwrap();
+    r.append_str("x").unwrap();
+    r.append_str("x").unwrap();
+    r.append_null().unwrap();
+    let a = b.finish();
+    assert_eq!(a.data_type(), &odd_names);
+    assert_eq!(a.len(), 3);
+    assert_valid(&a);
+    let nullable_ends = DataType::RunEndEncoded(
+        Arc::new(Field::new("run_ends", DataType::Int32, true)),
+        Arc::new(Field::new("values", DataType::Utf8, true)),
+    );
+    assert!(make_builder(&nullable_ends, 0).is_err());
 }
 
 #[test]

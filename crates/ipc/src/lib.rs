@@ -1,1 +1,18 @@
-//! quiver-ipc: not yet implemented; see the open issues.
+//! quiver-ipc: the Arrow IPC stream and file formats.
+//!
+//! Layers (DESIGN.md §5): `fb` (flatc bindings, private) → [`convert`] (flatbuffer schema ↔
+//! [`quiver_arrow::Schema`], dictionary ids by field path) → [`message`] (encapsulated message
+//! framing) → [`compression`] (LZ4 frame / ZSTD body buffers) → [`read`] / [`write`] (record
+//! batches, dictionaries, streams and files).
+
+#[allow(unreachable_pub, clippy::all)]
+mod fb;
+
+pub mod compression;
+pub mod convert;
+pub mod message;
+pub mod read;
+pub mod write;
+
+pub use compression::Codec;
+pub use convert::{DictionaryFields, Endianness, IpcSchema};

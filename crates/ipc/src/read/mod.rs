@@ -1,0 +1,1 @@
+//! Reading IPC streams and files (in progress).

@@ -1,0 +1,1 @@
+//! Writing IPC streams and files (in progress).

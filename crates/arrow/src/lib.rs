@@ -34,7 +34,7 @@ pub use datatype::{
 };
 pub use error::{Error, Result};
 pub use native::{DaysMs, I128, I256, MonthDayNano, NativeType, View};
-pub use record_batch::RecordBatch;
+pub use record_batch::{RecordBatch, own_null_count};
 pub use validate::ValidationLevel;
 
 /// The README's examples, compiled and run as doctests so that they stay true.

@@ -23,9 +23,8 @@ pub struct RecordBatch {
 }
 
 impl RecordBatch {
-    /// Checks column count, types, lengths, and that non-nullable columns have no nulls
-    /// (for unions and run-end encoded columns, whose nulls are counted through content that
-    /// only [`RecordBatch::validate`] checks, that is left to `validate`).
+    /// Checks column count, types, lengths, and that non-nullable columns have no nulls in
+    /// their validity bitmap (see [`own_null_count`]).
     pub fn try_new(schema: SchemaRef, columns: Vec<Array>) -> Result<Self> {
         let num_rows = columns.first().map_or(0, Array::len);
         Self::try_new_with_rows(schema, columns, num_rows)
@@ -60,7 +59,7 @@ impl RecordBatch {
                     c.len()
                 )));
             }
-            let nulls = null_count_if_safe(c, false);
+            let nulls = own_null_count(c);
             if !f.is_nullable() && nulls > 0 {
                 return Err(Error::invalid(format!(
                     "column \"{}\" is declared non-nullable but has {nulls} nulls",
@@ -122,13 +121,12 @@ impl RecordBatch {
         })
     }
     /// Validates every column, naming the column in errors; non-nullable columns must have no
-    /// nulls (for union and run-end encoded columns, checked at [`ValidationLevel::Full`] only,
-    /// since counting their nulls relies on the content checks).
+    /// nulls in their validity bitmap (see [`own_null_count`]).
     pub fn validate(&self, level: ValidationLevel) -> Result<()> {
         for (f, c) in self.schema.fields.iter().zip(&self.columns) {
             let ctx = || format!("column \"{}\"", f.name());
             c.validate(level).map_err(|e| e.context(ctx()))?;
-            let nulls = null_count_if_safe(c, level == ValidationLevel::Full);
+            let nulls = own_null_count(c);
             if !f.is_nullable() && nulls > 0 {
                 return Err(
                     Error::oos(format!("non-nullable column has {nulls} nulls")).context(ctx())
@@ -157,12 +155,14 @@ impl RecordBatch {
     }
 }
 
-/// The null count of a column, or 0 for unions and run-end encoded arrays unless their content
-/// (type ids, dense offsets, run ends) has been checked: they count nulls by visiting their
-/// children through that content, which panics when it is corrupt.
-fn null_count_if_safe(c: &Array, content_checked: bool) -> usize {
+/// The nulls a column declares itself, in its validity bitmap (O(1), cached). Layouts without
+/// a bitmap (unions, run-end encoded, Null) report 0: their nulls live in their children (or
+/// are the type itself), and the spec gives them no null count of their own. This matches what
+/// other implementations accept: generators mark union fields non-nullable while their children
+/// hold nulls.
+pub fn own_null_count(c: &Array) -> usize {
     match c {
-        Array::Union(_) | Array::RunEndEncoded(_) if !content_checked => 0,
-        _ => c.null_count(),
+        Array::Union(_) | Array::RunEndEncoded(_) | Array::Null(_) => 0,
+        _ => c.validity().map_or(0, |v| v.unset_bits()),
     }
 }

@@ -1,1 +1,10 @@
-//! quiver-integration: not yet implemented; see the open issues.
+//! quiver-integration: the Arrow integration-test JSON format and shared test helpers.
+//!
+//! - [`json`]: read and write the JSON files the Arrow integration tests exchange
+//!   ([`json::read_json`], [`json::read_json_path`], [`json::write_json`]).
+//! - [`testdata`]: where the official test files are (`QUIVER_TEST_DATA`).
+
+pub mod json;
+pub mod testdata;
+
+pub use json::{Dictionaries, FieldPath, JsonFile, read_json, read_json_path, write_json};

@@ -1,0 +1,310 @@
+//! Dictionaries: field paths, the `dictionaries` section (decoded with nested dictionaries
+//! first), and the dictionaries of a [`JsonFile`] to write.
+
+use super::read::{Decoder, Node};
+use super::value::{array_member, as_object, int_member};
+use super::{FieldPath, JsonFile};
+use quiver_arrow::compute::logical_eq;
+use quiver_arrow::{Array, DataType, Error, Field, FieldRef, Result, Schema};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// The children of `field` as the format lists them: a dictionary-encoded field's children
+/// are those of its value type.
+pub fn field_children(field: &Field) -> Vec<FieldRef> {
+    match field.data_type() {
+        DataType::Dictionary { value, .. } => value.children(),
+        other => other.children(),
+    }
+}
+
+/// Every dictionary-encoded field of `schema` with its [`FieldPath`], depth first.
+///
+/// ```
+/// use quiver_arrow::{DataType, Field, IntegerType, Schema};
+/// use quiver_integration::json::dictionary_fields;
+/// let dict = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
+/// let list = DataType::list_of(dict.clone());
+/// let schema = Schema::new(vec![Field::new("a", DataType::Int32, true), Field::new("b", list, true)]);
+/// let paths: Vec<_> = dictionary_fields(&schema).into_iter().map(|(p, _)| p).collect();
+/// assert_eq!(paths, vec![vec![1, 0]]);
+/// ```
+pub fn dictionary_fields(schema: &Schema) -> Vec<(FieldPath, FieldRef)> {
+    fn walk(fields: &[FieldRef], path: &mut FieldPath, out: &mut Vec<(FieldPath, FieldRef)>) {
+        for (i, f) in fields.iter().enumerate() {
+            path.push(i);
+            if matches!(f.data_type(), DataType::Dictionary { .. }) {
+                out.push((path.clone(), f.clone()));
+            }
+            walk(&field_children(f), path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(&schema.fields, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The path and value type of each dictionary id; fields sharing an id must agree on the
+/// value type.
+fn value_types(
+    schema: &Schema,
+    ids: &BTreeMap<FieldPath, i64>,
+) -> Result<BTreeMap<i64, (FieldPath, DataType)>> {
+    let mut out: BTreeMap<i64, (FieldPath, DataType)> = BTreeMap::new();
+    for (path, field) in dictionary_fields(schema) {
+        let DataType::Dictionary { value, .. } = field.data_type() else {
+            continue;
+        };
+        let id = *ids
+            .get(&path)
+            .ok_or_else(|| Error::oos(format!("no dictionary id for field path {path:?}")))?;
+        match out.get(&id) {
+            Some((first, t)) if t != value.as_ref() => {
+                return Err(Error::oos(format!(
+                    "dictionary {id} is used with value type {t} (field path {first:?}) \
+                     and {value} (field path {path:?})"
+                )));
+            }
+            Some(_) => {}
+            None => {
+                out.insert(id, (path, value.as_ref().clone()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// All ids of `ids`, each after the ids of the dictionaries nested in its values.
+fn dependency_order(ids: &BTreeMap<FieldPath, i64>) -> Result<Vec<i64>> {
+    let mut deps: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    for (path, id) in ids {
+        let nested = ids
+            .range(path.clone()..)
+            .skip(1)
+            .take_while(|(q, _)| q.starts_with(path))
+            .map(|(_, &d)| d);
+        deps.entry(*id).or_default().extend(nested);
+    }
+    fn visit(
+        id: i64,
+        deps: &BTreeMap<i64, BTreeSet<i64>>,
+        state: &mut BTreeMap<i64, bool>,
+        order: &mut Vec<i64>,
+    ) -> Result<()> {
+        match state.get(&id) {
+            Some(true) => return Ok(()),
+            Some(false) => return Err(Error::oos(format!("dictionary {id} contains itself"))),
+            None => {}
+        }
+        state.insert(id, false);
+        for &d in deps.get(&id).into_iter().flatten() {
+            visit(d, deps, state, order)?;
+        }
+        state.insert(id, true);
+        order.push(id);
+        Ok(())
+    }
+    let (mut state, mut order) = (BTreeMap::new(), Vec::new());
+    for &id in deps.keys() {
+        visit(id, &deps, &mut state, &mut order)?;
+    }
+    Ok(order)
+}
+
+/// Decodes the `dictionaries` section (absent or `null` when there are none).
+pub(crate) fn read_dictionaries(
+    section: Option<&Value>,
+    schema: &Schema,
+    ids: &BTreeMap<FieldPath, i64>,
+) -> Result<BTreeMap<i64, Arc<Array>>> {
+    let types = value_types(schema, ids).map_err(|e| e.context("schema"))?;
+    let mut raw = BTreeMap::new();
+    let entries = match section {
+        None | Some(Value::Null) => &[][..],
+        Some(v) => v
+            .as_array()
+            .map(Vec::as_slice)
+            .ok_or_else(|| Error::oos("\"dictionaries\" must be an array"))?,
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        let ctx = || format!("dictionaries[{i}]");
+        let o = as_object(entry, "a dictionary batch").map_err(|e| e.context(ctx()))?;
+        let id: i64 = int_member(o, "id").map_err(|e| e.context(ctx()))?;
+        if !types.contains_key(&id) {
+            return Err(
+                Error::oos(format!("dictionary {id} is not used by any field")).context(ctx()),
+            );
+        }
+        let data = o
+            .get("data")
+            .ok_or_else(|| Error::oos("missing \"data\"").context(ctx()))?;
+        if raw.insert(id, data).is_some() {
+            return Err(Error::oos(format!("dictionary {id} is given twice")).context(ctx()));
+        }
+    }
+    let mut done = BTreeMap::new();
+    for id in dependency_order(ids)? {
+        let (Some(data), Some((path, dt))) = (raw.get(&id), types.get(&id)) else {
+            continue;
+        };
+        let decoder = Decoder {
+            ids,
+            dictionaries: &done,
+        };
+        let values = decode_dictionary(&decoder, data, dt, path)
+            .map_err(|e| e.context(format!("dictionary {id}")))?;
+        done.insert(id, Arc::new(values));
+    }
+    Ok(done)
+}
+
+/// The one column of a dictionary batch `{count, columns: [column]}` (writers give `data` as
+/// that object; the spec's text shows it inside a one-element array, accepted too).
+fn decode_dictionary(d: &Decoder, data: &Value, dt: &DataType, path: &FieldPath) -> Result<Array> {
+    let data = match data.as_array().map(Vec::as_slice) {
+        Some([one]) => one,
+        _ => data,
+    };
+    let o = as_object(data, "\"data\"")?;
+    let count: usize = int_member(o, "count")?;
+    let columns = array_member(o, "columns")?;
+    let [column] = columns else {
+        return Err(Error::oos(format!(
+            "a dictionary batch has {} columns, expected 1",
+            columns.len()
+        )));
+    };
+    let node = Node::new(column)?;
+    if node.len != count {
+        return Err(Error::oos(format!(
+            "column count {} differs from batch count {count}",
+            node.len
+        )));
+    }
+    d.array(&node, dt, &mut path.clone())
+}
+
+/// The ids to write: those given, and fresh ones (above the largest given) for the other
+/// dictionary-encoded fields. Given ids must belong to dictionary-encoded fields, and fields
+/// sharing an id must have the same value type.
+pub(crate) fn assign_ids(
+    schema: &Schema,
+    given: &BTreeMap<FieldPath, i64>,
+) -> Result<BTreeMap<FieldPath, i64>> {
+    let fields = dictionary_fields(schema);
+    if let Some(p) = given.keys().find(|p| !fields.iter().any(|(q, _)| q == *p)) {
+        return Err(Error::invalid(format!(
+            "a dictionary id is given for field path {p:?}, which is not dictionary-encoded"
+        )));
+    }
+    let mut next = given.values().max().map_or(0, |m| m.saturating_add(1));
+    let mut ids = BTreeMap::new();
+    for (path, _) in fields {
+        let id = given.get(&path).copied().unwrap_or_else(|| {
+            next += 1;
+            next - 1
+        });
+        ids.insert(path, id);
+    }
+    value_types(schema, &ids).map_err(|e| Error::invalid(e.to_string()))?;
+    Ok(ids)
+}
+
+/// The dictionaries to write, nested ones first: the values given in the file, then those
+/// of the batches, which must agree with them (the format holds one dictionary per id).
+pub(crate) fn collect(
+    file: &JsonFile,
+    ids: &BTreeMap<FieldPath, i64>,
+) -> Result<Vec<(i64, Arc<Array>)>> {
+    let mut c = Collector {
+        ids,
+        found: BTreeMap::new(),
+    };
+    let types = value_types(&file.schema, ids).map_err(|e| Error::invalid(e.to_string()))?;
+    for (id, values) in &file.dictionaries.values {
+        let Some((path, dt)) = types.get(id) else {
+            return Err(Error::invalid(format!(
+                "dictionary {id} is given but no field uses it"
+            )));
+        };
+        if values.data_type() != dt {
+            return Err(Error::invalid(format!(
+                "dictionary {id} holds {} values but its fields want {dt}",
+                values.data_type()
+            )));
+        }
+        c.add(*id, values, &mut path.clone())?;
+    }
+    for (b, batch) in file.batches.iter().enumerate() {
+        for (i, column) in batch.columns().iter().enumerate() {
+            c.walk(column, &mut vec![i]).map_err(|e| match e {
+                Error::InvalidArgument(m) => Error::invalid(format!("batch {b}, column {i}: {m}")),
+                other => other,
+            })?;
+        }
+    }
+    let order = dependency_order(ids)?;
+    Ok(order
+        .into_iter()
+        .filter_map(|id| c.found.remove(&id).map(|v| (id, v)))
+        .collect())
+}
+
+struct Collector<'a> {
+    ids: &'a BTreeMap<FieldPath, i64>,
+    found: BTreeMap<i64, Arc<Array>>,
+}
+
+impl Collector<'_> {
+    fn add(&mut self, id: i64, values: &Arc<Array>, path: &mut FieldPath) -> Result<()> {
+        if let Some(existing) = self.found.get(&id) {
+            if Arc::ptr_eq(existing, values) || logical_eq(existing, values) {
+                return Ok(());
+            }
+            return Err(Error::invalid(format!(
+                "dictionary {id} has different values in different places, but the JSON \
+                 format holds one dictionary per id"
+            )));
+        }
+        self.found.insert(id, values.clone());
+        self.walk_children(values, path)
+    }
+
+    fn walk(&mut self, a: &Array, path: &mut FieldPath) -> Result<()> {
+        if let Array::Dictionary(d) = a {
+            let id = *self.ids.get(path.as_slice()).ok_or_else(|| {
+                Error::invalid(format!("no dictionary id for field path {path:?}"))
+            })?;
+            return self.add(id, d.values(), path);
+        }
+        self.walk_children(a, path)
+    }
+
+    fn walk_children(&mut self, a: &Array, path: &mut FieldPath) -> Result<()> {
+        for (i, child) in array_children(a).iter().enumerate() {
+            path.push(i);
+            let r = self.walk(child, path);
+            path.pop();
+            r?;
+        }
+        Ok(())
+    }
+}
+
+/// The child arrays of `a` in the order of its type's child fields.
+fn array_children(a: &Array) -> Vec<Array> {
+    match a {
+        Array::List(l) => vec![l.values().clone()],
+        Array::LargeList(l) => vec![l.values().clone()],
+        Array::ListView(l) => vec![l.values().clone()],
+        Array::LargeListView(l) => vec![l.values().clone()],
+        Array::FixedSizeList(l) => vec![l.values().clone()],
+        Array::Struct(s) => s.columns().to_vec(),
+        Array::Map(m) => vec![Array::Struct(m.entries().clone())],
+        Array::Union(u) => u.children().to_vec(),
+        Array::RunEndEncoded(r) => vec![r.run_ends().clone(), r.values().clone()],
+        _ => Vec::new(),
+    }
+}

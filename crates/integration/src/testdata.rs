@@ -1,0 +1,58 @@
+//! The folder of official test files (apache/arrow-testing, apache/parquet-testing), read in
+//! place: `QUIVER_TEST_DATA`, or `../shared/testdata` beside the repository.
+
+use std::path::PathBuf;
+
+/// The environment variable naming the test-data folder.
+pub const TEST_DATA_VAR: &str = "QUIVER_TEST_DATA";
+
+/// The test-data folder: `$QUIVER_TEST_DATA`, else `shared/testdata` next to the repository
+/// root (the folder may not exist).
+pub fn test_data_dir() -> PathBuf {
+    match std::env::var_os(TEST_DATA_VAR) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"),
+    }
+}
+
+/// The test-data folder when it exists. When it does not: `Ok(None)` (tests skip), except
+/// under CI (`CI=true`), where missing data is an error so that tests fail instead of skipping.
+///
+/// ```
+/// match quiver_integration::testdata::require_test_data() {
+///     Ok(Some(dir)) => assert!(dir.is_dir()),
+///     Ok(None) => {} // skipped outside CI
+///     Err(message) => panic!("{message}"),
+/// }
+/// ```
+pub fn require_test_data() -> Result<Option<PathBuf>, String> {
+    let dir = test_data_dir();
+    if dir.is_dir() {
+        return Ok(Some(dir));
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        return Err(format!(
+            "test data folder {} is missing (set {TEST_DATA_VAR}); required when CI=true",
+            dir.display()
+        ));
+    }
+    eprintln!(
+        "warning: test data folder {} is missing (set {TEST_DATA_VAR}); skipping",
+        dir.display()
+    );
+    Ok(None)
+}
+
+/// A subfolder of the test data (e.g. `arrow-testing/data/arrow-ipc-stream/integration`),
+/// under the rules of [`require_test_data`].
+pub fn require_test_subdir(relative: &str) -> Result<Option<PathBuf>, String> {
+    let Some(root) = require_test_data()? else {
+        return Ok(None);
+    };
+    let dir = root.join(relative);
+    if dir.is_dir() {
+        Ok(Some(dir))
+    } else {
+        Err(format!("{} is missing from the test data", dir.display()))
+    }
+}

@@ -14,6 +14,11 @@ if [ ! -d "$QUIVER_TEST_DATA" ]; then
   echo "warning: test data folder $QUIVER_TEST_DATA is missing; tests that need it will skip" >&2
 fi
 
+# Python packages used by interoperability tests (pyarrow reads what quiver writes).
+if ! python3 -c "import pyarrow" >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check "pyarrow>=20"
+fi
+
 # Toolchain components the checks use.
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
   rustup component add rustfmt clippy

@@ -2,7 +2,7 @@
 //!
 //! Layers (DESIGN.md §5): `fb` (flatc bindings, private) → [`convert`] (flatbuffer schema ↔
 //! [`quiver_arrow::Schema`], dictionary ids by field path) → [`message`] (encapsulated message
-//! framing) → [`compression`] (LZ4 frame / ZSTD body buffers) → [`read`] / [`write`] (record
+//! framing) → [`compression`] (LZ4 frame / ZSTD body buffers) → [`read`](mod@read) / [`write`](mod@write) (record
 //! batches, dictionaries, streams and files).
 
 #[allow(unreachable_pub, clippy::all)]

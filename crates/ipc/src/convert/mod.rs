@@ -1,6 +1,6 @@
 //! Flatbuffer schema ↔ [`Schema`], and where dictionary ids live.
 //!
-//! Dictionary ids are IPC state, not part of [`Field`]: [`DictionaryFields`] maps the *path* of
+//! Dictionary ids are IPC state, not part of [`Field`](quiver_arrow::Field): [`DictionaryFields`] maps the *path* of
 //! each dictionary-encoded field to its id. A path lists child indices from the schema root:
 //! column `i` is `[i]`, child `j` of the field at `p` is `p + [j]`. The children of a
 //! dictionary-encoded field are those of its value type (as in the IPC metadata), which is how

@@ -1,1 +1,141 @@
-//! Reading IPC streams and files (in progress).
+//! Reading IPC streams and files.
+//!
+//! Layers, innermost first:
+//! - [`decode_record_batch`] (sans-IO): a verified [`Message`](crate::message::Message) and its
+//!   body → a [`RecordBatch`](quiver_arrow::RecordBatch). Every buffer is a zero-copy slice of the
+//!   body unless it had to be decompressed or byte-swapped.
+//! - [`DictionaryTable`]: the dictionaries read so far (replacement and delta batches, nested
+//!   dictionaries, one dictionary shared by several fields).
+//! - [`StreamReader`] (over `std::io::Read`) and [`StreamDecoder`] (push bytes in, get batches
+//!   out): the streaming format.
+//! - [`FileReader`]: the file format with random access to batches, over `Read + Seek` or over
+//!   [`bytes::Bytes`] (e.g. a memory map, read zero-copy).
+//!
+//! Untrusted input (DESIGN.md §4) is checked in two layers: the format (message framing, node
+//! and buffer counts against the schema, every buffer range against the body, declared
+//! decompressed sizes against a budget) while decoding, then every array with
+//! [`Array::validate`](quiver_arrow::Array::validate) at [`ValidationLevel::Full`] unless the
+//! caller opted out with the `unsafe` [`ReadOptions::with_trusted_input`].
+//!
+//! ```
+//! use quiver_ipc::read::StreamReader;
+//! let err = StreamReader::try_new(&b""[..]).unwrap_err();
+//! assert_eq!(err.to_string(), "the stream has no schema message (it is empty)");
+//! ```
+
+mod body;
+mod decode;
+mod dictionary;
+mod endian;
+mod file;
+mod layout;
+mod push;
+mod stream;
+
+pub use decode::decode_record_batch;
+pub use dictionary::DictionaryTable;
+pub use file::{FileReader, FileSource, SeekSource};
+pub use push::StreamDecoder;
+pub use stream::StreamReader;
+
+use quiver_arrow::ValidationLevel;
+
+/// Decompressed bytes every message may use regardless of its body size.
+const MIN_DECOMPRESSION_BUDGET: usize = 1 << 20;
+
+/// How readers treat their input.
+///
+/// ```
+/// use quiver_ipc::read::ReadOptions;
+/// let o = ReadOptions::new().with_max_decompression_ratio(100);
+/// assert_eq!(o.max_decompression_ratio(), 100);
+/// assert!(o.validates());
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    validate: bool,
+    max_decompression_ratio: usize,
+    max_decompressed_bytes: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ReadOptions {
+    /// Full validation; a message may decompress to at most 1024 times its body size (at
+    /// least 1 MiB, at most 4 GiB).
+    pub fn new() -> Self {
+        ReadOptions {
+            validate: true,
+            max_decompression_ratio: 1024,
+            max_decompressed_bytes: 4 << 30,
+        }
+    }
+
+    /// Skips the full (O(n)) validation of decoded arrays: offsets, UTF-8, views, dictionary
+    /// keys, union type ids, run ends and null counts are trusted. The format checks (buffer
+    /// ranges, counts, sizes) and structural validation still run.
+    ///
+    /// # Safety
+    /// The input must be valid Arrow IPC data whose arrays pass
+    /// [`Array::validate`](quiver_arrow::Array::validate) at [`ValidationLevel::Full`] (for
+    /// example, data this process wrote itself): the invariants listed in
+    /// `quiver_arrow::validate` that `unsafe` code relies on (UTF-8 strings, monotone offsets,
+    /// views in bounds) are then not checked.
+    pub unsafe fn with_trusted_input(mut self) -> Self {
+        self.validate = false;
+        self
+    }
+
+    /// Bounds the total decompressed size of one message to `ratio` times its (compressed)
+    /// body size (at least 1 MiB), so that a small input cannot make the reader allocate
+    /// gigabytes. Raise it for data that compresses extremely well.
+    pub fn with_max_decompression_ratio(mut self, ratio: usize) -> Self {
+        self.max_decompression_ratio = ratio;
+        self
+    }
+
+    /// Absolute bound on the decompressed size of one message, whatever its body size.
+    pub fn with_max_decompressed_bytes(mut self, bytes: usize) -> Self {
+        self.max_decompressed_bytes = bytes;
+        self
+    }
+
+    /// True unless [`ReadOptions::with_trusted_input`] was used.
+    pub fn validates(&self) -> bool {
+        self.validate
+    }
+
+    /// See [`ReadOptions::with_max_decompression_ratio`].
+    pub fn max_decompression_ratio(&self) -> usize {
+        self.max_decompression_ratio
+    }
+
+    /// See [`ReadOptions::with_max_decompressed_bytes`].
+    pub fn max_decompressed_bytes(&self) -> usize {
+        self.max_decompressed_bytes
+    }
+
+    /// The decompressed bytes a message with a body of `body_len` bytes may produce.
+    pub(crate) fn decompression_budget(&self, body_len: usize) -> usize {
+        body_len
+            .saturating_mul(self.max_decompression_ratio)
+            .max(MIN_DECOMPRESSION_BUDGET)
+            .min(self.max_decompressed_bytes)
+    }
+
+    /// The level decoded arrays are validated at.
+    pub(crate) fn level(&self) -> ValidationLevel {
+        if self.validate {
+            ValidationLevel::Full
+        } else {
+            ValidationLevel::Structural
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -46,8 +46,13 @@ pub fn concat(arrays: &[&Array]) -> Result<Array> {
             other.data_type()
         )));
     }
+    // Lengths can be declared without memory behind them (Null arrays, children of Null
+    // type), so the total is checked once here rather than trusted by every layout below.
+    let len = arrays
+        .iter()
+        .try_fold(0usize, |acc, a| acc.checked_add(a.len()))
+        .ok_or_else(|| Error::Overflow("total length of the arrays to concatenate".into()))?;
     if let Array::Null(_) = first {
-        let len = arrays.iter().map(|a| a.len()).sum();
         return Ok(Array::Null(crate::array::NullArray::new(len)));
     }
     flat::concat_flat(first, arrays)

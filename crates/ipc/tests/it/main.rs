@@ -1,0 +1,6 @@
+//! The integration test binary of quiver-ipc (one binary per crate to keep link time low).
+
+mod read_common;
+mod read_fuzz;
+mod read_gold;
+mod read_zero_copy;

@@ -4,6 +4,7 @@
 //!   ([`json::read_json`], [`json::read_json_path`], [`json::write_json`]).
 //! - [`testdata`]: where the official test files are (`QUIVER_TEST_DATA`).
 
+pub mod compare;
 pub mod json;
 pub mod testdata;
 

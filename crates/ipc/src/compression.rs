@@ -36,14 +36,20 @@ pub fn decompress_buffer(codec: Codec, raw: &Bytes, max_len: usize) -> Result<By
         return Ok(Bytes::new());
     }
     let Some(prefix) = raw.get(..8) else {
-        return Err(Error::oos(format!("compressed buffer of {} bytes has no 8-byte length prefix", raw.len())));
+        return Err(Error::oos(format!(
+            "compressed buffer of {} bytes has no 8-byte length prefix",
+            raw.len()
+        )));
     };
     let declared = i64::from_le_bytes(prefix.try_into().expect("8 bytes"));
     if declared == -1 {
         return Ok(raw.slice(8..));
     }
-    let len = usize::try_from(declared)
-        .map_err(|_| Error::oos(format!("compressed buffer declares uncompressed length {declared}")))?;
+    let len = usize::try_from(declared).map_err(|_| {
+        Error::oos(format!(
+            "compressed buffer declares uncompressed length {declared}"
+        ))
+    })?;
     if len > max_len {
         return Err(Error::oos(format!(
             "compressed buffer declares {len} uncompressed bytes, more than the {max_len} this message can need"
@@ -51,12 +57,17 @@ pub fn decompress_buffer(codec: Codec, raw: &Bytes, max_len: usize) -> Result<By
     }
     let mut out = MutableBuffer::zeroed(len);
     let got = match codec {
-        Codec::Lz4Frame => read_fully(lz4_flex::frame::FrameDecoder::new(&raw[8..]), out.as_mut_slice()),
+        Codec::Lz4Frame => read_fully(
+            lz4_flex::frame::FrameDecoder::new(&raw[8..]),
+            out.as_mut_slice(),
+        ),
         Codec::Zstd => zstd::bulk::decompress_to_buffer(&raw[8..], out.as_mut_slice())
             .map_err(|e| Error::Codec(format!("zstd: {e}"))),
     }?;
     if got != len {
-        return Err(Error::oos(format!("buffer decompressed to {got} bytes but declares {len}")));
+        return Err(Error::oos(format!(
+            "buffer decompressed to {got} bytes but declares {len}"
+        )));
     }
     Ok(out.freeze())
 }
@@ -74,14 +85,22 @@ fn read_fully<R: Read>(mut r: R, out: &mut [u8]) -> Result<usize> {
     let mut probe = [0u8; 1];
     match r.read(&mut probe) {
         Ok(0) => Ok(n),
-        Ok(_) => Err(Error::oos(format!("buffer decompresses to more than the declared {} bytes", out.len()))),
+        Ok(_) => Err(Error::oos(format!(
+            "buffer decompresses to more than the declared {} bytes",
+            out.len()
+        ))),
         Err(e) => Err(Error::Codec(format!("lz4: {e}"))),
     }
 }
 
 /// Appends `data` compressed with `codec` to `out` (length prefix included), or stored with
 /// prefix `-1` when compression does not make it smaller. Empty input appends nothing.
-pub fn compress_buffer(codec: Codec, data: &[u8], level: Option<i32>, out: &mut Vec<u8>) -> Result<()> {
+pub fn compress_buffer(
+    codec: Codec,
+    data: &[u8],
+    level: Option<i32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     if data.is_empty() {
         return Ok(());
     }
@@ -90,11 +109,15 @@ pub fn compress_buffer(codec: Codec, data: &[u8], level: Option<i32>, out: &mut 
     match codec {
         Codec::Lz4Frame => {
             let mut enc = lz4_flex::frame::FrameEncoder::new(std::mem::take(out));
-            std::io::Write::write_all(&mut enc, data).map_err(|e| Error::Codec(format!("lz4: {e}")))?;
-            *out = enc.finish().map_err(|e| Error::Codec(format!("lz4: {e}")))?;
+            std::io::Write::write_all(&mut enc, data)
+                .map_err(|e| Error::Codec(format!("lz4: {e}")))?;
+            *out = enc
+                .finish()
+                .map_err(|e| Error::Codec(format!("lz4: {e}")))?;
         }
         Codec::Zstd => {
-            let compressed = zstd::bulk::compress(data, level.unwrap_or(1)).map_err(|e| Error::Codec(format!("zstd: {e}")))?;
+            let compressed = zstd::bulk::compress(data, level.unwrap_or(1))
+                .map_err(|e| Error::Codec(format!("zstd: {e}")))?;
             out.extend_from_slice(&compressed);
         }
     }
@@ -116,16 +139,29 @@ mod tests {
         for codec in [Codec::Lz4Frame, Codec::Zstd] {
             let mut out = Vec::new();
             compress_buffer(codec, &data, None, &mut out).unwrap();
-            assert!(out.len() < data.len() / 4, "{codec} compressed {} to {}", data.len(), out.len());
-            assert_eq!(i64::from_le_bytes(out[..8].try_into().unwrap()), data.len() as i64);
+            assert!(
+                out.len() < data.len() / 4,
+                "{codec} compressed {} to {}",
+                data.len(),
+                out.len()
+            );
+            assert_eq!(
+                i64::from_le_bytes(out[..8].try_into().unwrap()),
+                data.len() as i64
+            );
             let back = decompress_buffer(codec, &Bytes::from(out), data.len()).unwrap();
             assert_eq!(&back[..], &data[..]);
             // Incompressible data is stored with prefix -1.
-            let noise: Vec<u8> = (0..64u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+            let noise: Vec<u8> = (0..64u32)
+                .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+                .collect();
             let mut out = Vec::new();
             compress_buffer(codec, &noise, None, &mut out).unwrap();
             assert_eq!(i64::from_le_bytes(out[..8].try_into().unwrap()), -1);
-            assert_eq!(&decompress_buffer(codec, &Bytes::from(out), 0).unwrap()[..], &noise[..]);
+            assert_eq!(
+                &decompress_buffer(codec, &Bytes::from(out), 0).unwrap()[..],
+                &noise[..]
+            );
         }
     }
 

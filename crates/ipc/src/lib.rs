@@ -6,6 +6,7 @@
 //! batches, dictionaries, streams and files).
 
 #[allow(unreachable_pub, clippy::all)]
+#[rustfmt::skip]
 mod fb;
 
 pub mod compression;

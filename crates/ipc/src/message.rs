@@ -49,18 +49,27 @@ pub enum Prefix {
 
 /// Parses the prefix at the start of `buf`: `Ok(None)` when `buf` is too short to tell.
 pub fn parse_prefix(buf: &[u8]) -> Result<Option<Prefix>> {
-    let Some(first) = buf.get(..4) else { return Ok(None) };
+    let Some(first) = buf.get(..4) else {
+        return Ok(None);
+    };
     let first = u32::from_le_bytes(first.try_into().expect("4 bytes"));
     let (prefix_len, len) = if first == CONTINUATION {
-        let Some(len) = buf.get(4..8) else { return Ok(None) };
+        let Some(len) = buf.get(4..8) else {
+            return Ok(None);
+        };
         (8, i32::from_le_bytes(len.try_into().expect("4 bytes")))
     } else {
         (4, first as i32)
     };
     match len {
         0 => Ok(Some(Prefix::EndOfStream { prefix_len })),
-        n if n < 0 => Err(Error::oos(format!("message metadata length is negative ({n})"))),
-        n => Ok(Some(Prefix::Message { prefix_len, metadata_len: n as usize })),
+        n if n < 0 => Err(Error::oos(format!(
+            "message metadata length is negative ({n})"
+        ))),
+        n => Ok(Some(Prefix::Message {
+            prefix_len,
+            metadata_len: n as usize,
+        })),
     }
 }
 
@@ -95,9 +104,16 @@ impl Message {
             fb::MessageHeader::RecordBatch => MessageKind::RecordBatch,
             fb::MessageHeader::DictionaryBatch => MessageKind::DictionaryBatch,
             fb::MessageHeader::Tensor => return Err(Error::NotSupported("Tensor messages".into())),
-            fb::MessageHeader::SparseTensor => return Err(Error::NotSupported("SparseTensor messages".into())),
+            fb::MessageHeader::SparseTensor => {
+                return Err(Error::NotSupported("SparseTensor messages".into()));
+            }
             fb::MessageHeader::NONE => return Err(Error::oos("message has no header")),
-            other => return Err(Error::oos(format!("unknown message header type {}", other.0))),
+            other => {
+                return Err(Error::oos(format!(
+                    "unknown message header type {}",
+                    other.0
+                )));
+            }
         };
         let declared = m.bodyLength();
         if declared < 0 || declared as u64 != body.len() as u64 {
@@ -106,14 +122,19 @@ impl Message {
                 body.len()
             )));
         }
-        Ok(Message { metadata, body, kind })
+        Ok(Message {
+            metadata,
+            body,
+            kind,
+        })
     }
 
     /// The body length a metadata flatbuffer declares (verifying it), before the body is read.
     pub fn declared_body_length(metadata: &[u8]) -> Result<usize> {
         let m = flatbuffers::root_with_opts::<fb::Message>(&verifier_options(), metadata)
             .map_err(|e| Error::oos(format!("invalid message metadata flatbuffer: {e}")))?;
-        usize::try_from(m.bodyLength()).map_err(|_| Error::oos(format!("negative body length {}", m.bodyLength())))
+        usize::try_from(m.bodyLength())
+            .map_err(|_| Error::oos(format!("negative body length {}", m.bodyLength())))
     }
 
     /// The verified flatbuffer.
@@ -152,9 +173,10 @@ pub fn read_aligned<R: Read>(r: &mut R, len: usize) -> Result<Bytes> {
         buf.extend_zeros(n);
         if let Err(e) = r.read_exact(&mut buf.as_mut_slice()[start..]) {
             return Err(match e.kind() {
-                std::io::ErrorKind::UnexpectedEof => {
-                    Error::oos(format!("input ends inside a block of {len} bytes (fewer than {} available)", start + n))
-                }
+                std::io::ErrorKind::UnexpectedEof => Error::oos(format!(
+                    "input ends inside a block of {len} bytes (fewer than {} available)",
+                    start + n
+                )),
                 _ => Error::Io(e),
             });
         }
@@ -171,7 +193,9 @@ pub fn read_message<R: Read>(r: &mut R) -> Result<Option<Message>> {
         return Ok(None);
     }
     if got < 4 {
-        return Err(Error::oos(format!("input ends inside a message prefix ({got} of 4 bytes)")));
+        return Err(Error::oos(format!(
+            "input ends inside a message prefix ({got} of 4 bytes)"
+        )));
     }
     if u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) == CONTINUATION {
         let got = read_up_to(r, &mut head[4..8])?;
@@ -185,7 +209,8 @@ pub fn read_message<R: Read>(r: &mut R) -> Result<Option<Message>> {
     match parse_prefix(&head)?.ok_or_else(|| Error::oos("incomplete message prefix"))? {
         Prefix::EndOfStream { .. } => Ok(None),
         Prefix::Message { metadata_len, .. } => {
-            let metadata = read_aligned(r, metadata_len).map_err(|e| e.context("message metadata"))?;
+            let metadata =
+                read_aligned(r, metadata_len).map_err(|e| e.context("message metadata"))?;
             let body_len = Message::declared_body_length(&metadata)?;
             let body = read_aligned(r, body_len).map_err(|e| e.context("message body"))?;
             Message::try_new(metadata, body).map(Some)
@@ -217,9 +242,14 @@ pub fn padding(len: usize, align: usize) -> usize {
 
 /// Writes one message (continuation marker, length, metadata padded to 8 bytes, body) and
 /// returns (metadata length including prefix and padding, body length).
-pub fn write_message<W: Write>(w: &mut W, metadata: &[u8], body: &[&[u8]]) -> Result<(usize, usize)> {
+pub fn write_message<W: Write>(
+    w: &mut W,
+    metadata: &[u8],
+    body: &[&[u8]],
+) -> Result<(usize, usize)> {
     let padded = metadata.len() + padding(metadata.len() + 8, 8);
-    let len = i32::try_from(padded).map_err(|_| Error::Overflow(format!("metadata of {padded} bytes")))?;
+    let len = i32::try_from(padded)
+        .map_err(|_| Error::Overflow(format!("metadata of {padded} bytes")))?;
     w.write_all(&CONTINUATION.to_le_bytes())?;
     w.write_all(&len.to_le_bytes())?;
     w.write_all(metadata)?;

@@ -1,7 +1,9 @@
 //! Integration tests of quiver-integration (one test binary; modules mirror the library).
 
 mod gold;
+mod ipc_gold;
 mod malformed;
 mod mutations;
+mod pyarrow_gold;
 mod spot_checks;
 mod types;

@@ -11,9 +11,9 @@ mod write;
 
 pub use read::{MAX_NESTING, schema_from_fb};
 pub(crate) use read::{check_version, metadata_from_fb};
-pub use write::{schema_to_bytes, schema_to_fb};
 #[allow(unused_imports)] // used by the writer
 pub(crate) use write::metadata_to_fb;
+pub use write::{schema_to_bytes, schema_to_fb};
 
 use quiver_arrow::{DataType, Error, FieldRef, Result, Schema, SchemaRef};
 use std::collections::{BTreeMap, HashMap};
@@ -44,7 +44,11 @@ impl IpcSchema {
     /// A little-endian schema whose dictionaries get ids `0, 1, 2…` in depth-first order.
     pub fn new(schema: SchemaRef) -> Self {
         let dictionaries = DictionaryFields::assign(&schema);
-        IpcSchema { schema, dictionaries, endianness: Endianness::Little }
+        IpcSchema {
+            schema,
+            dictionaries,
+            endianness: Endianness::Little,
+        }
     }
 }
 
@@ -114,10 +118,15 @@ impl DictionaryFields {
     pub fn value_types(&self, schema: &Schema) -> Result<HashMap<i64, (DataType, Vec<usize>)>> {
         let mut out: HashMap<i64, (DataType, Vec<usize>)> = HashMap::new();
         for (path, id) in self.iter() {
-            let field = field_at(schema, path)
-                .ok_or_else(|| Error::oos(format!("dictionary id {id} names a missing field path {path:?}")))?;
+            let field = field_at(schema, path).ok_or_else(|| {
+                Error::oos(format!(
+                    "dictionary id {id} names a missing field path {path:?}"
+                ))
+            })?;
             let DataType::Dictionary { value, .. } = field.data_type() else {
-                return Err(Error::oos(format!("field at {path:?} has dictionary id {id} but is not dictionary-encoded")));
+                return Err(Error::oos(format!(
+                    "field at {path:?} has dictionary id {id} but is not dictionary-encoded"
+                )));
             };
             match out.get(&id) {
                 Some((t, _)) if t != value.as_ref() => {

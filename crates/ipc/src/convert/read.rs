@@ -3,8 +3,8 @@
 use super::{DictionaryFields, Endianness, IpcSchema};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use quiver_arrow::{
-    DataType, Error, Field, FieldRef, IntegerType, IntervalUnit, Metadata, Result, Schema, TimeUnit, UnionFields,
-    UnionMode,
+    DataType, Error, Field, FieldRef, IntegerType, IntervalUnit, Metadata, Result, Schema,
+    TimeUnit, UnionFields, UnionMode,
 };
 use std::sync::Arc;
 
@@ -15,9 +15,12 @@ pub const MAX_NESTING: usize = 64;
 pub(crate) fn check_version(v: fb::MetadataVersion) -> Result<()> {
     match v {
         fb::MetadataVersion::V4 | fb::MetadataVersion::V5 => Ok(()),
-        fb::MetadataVersion::V1 | fb::MetadataVersion::V2 | fb::MetadataVersion::V3 => Err(Error::NotSupported(
-            format!("metadata version {:?} (before Arrow 0.8); only V4 and V5 are read", v),
-        )),
+        fb::MetadataVersion::V1 | fb::MetadataVersion::V2 | fb::MetadataVersion::V3 => {
+            Err(Error::NotSupported(format!(
+                "metadata version {:?} (before Arrow 0.8); only V4 and V5 are read",
+                v
+            )))
+        }
         other => Err(Error::oos(format!(
             "metadata version {} is newer than V5, the newest this reader knows",
             other.0 + 1
@@ -31,7 +34,12 @@ pub(crate) fn metadata_from_fb<'a>(
 ) -> Metadata {
     kv.map(|kv| {
         kv.iter()
-            .map(|e| (e.key().unwrap_or_default().to_string(), e.value().unwrap_or_default().to_string()))
+            .map(|e| {
+                (
+                    e.key().unwrap_or_default().to_string(),
+                    e.value().unwrap_or_default().to_string(),
+                )
+            })
             .collect()
     })
     .unwrap_or_default()
@@ -41,9 +49,16 @@ pub(crate) fn metadata_from_fb<'a>(
 pub fn schema_from_fb(s: fb::Schema<'_>) -> Result<IpcSchema> {
     if let Some(features) = s.features() {
         for f in features.iter() {
-            let known = [fb::Feature::UNUSED.0, fb::Feature::DICTIONARY_REPLACEMENT.0, fb::Feature::COMPRESSED_BODY.0];
+            let known = [
+                fb::Feature::UNUSED.0,
+                fb::Feature::DICTIONARY_REPLACEMENT.0,
+                fb::Feature::COMPRESSED_BODY.0,
+            ];
             if !known.contains(&f.0) {
-                return Err(Error::NotSupported(format!("schema requires unknown feature {}", f.0)));
+                return Err(Error::NotSupported(format!(
+                    "schema requires unknown feature {}",
+                    f.0
+                )));
             }
         }
     }
@@ -57,12 +72,20 @@ pub fn schema_from_fb(s: fb::Schema<'_>) -> Result<IpcSchema> {
     let mut path = Vec::new();
     for (i, f) in s.fields().into_iter().flatten().enumerate() {
         path.push(i);
-        let ctx = Ctx { dictionaries: &mut dictionaries, path: &mut path, depth: 0 };
+        let ctx = Ctx {
+            dictionaries: &mut dictionaries,
+            path: &mut path,
+            depth: 0,
+        };
         fields.push(field_from_fb(f, ctx).map_err(|e| e.context(format!("schema field {i}")))?);
         path.pop();
     }
     let schema = Schema::new(fields).with_metadata(metadata_from_fb(s.custom_metadata()));
-    Ok(IpcSchema { schema: Arc::new(schema), dictionaries, endianness })
+    Ok(IpcSchema {
+        schema: Arc::new(schema),
+        dictionaries,
+        endianness,
+    })
 }
 
 struct Ctx<'c> {
@@ -73,31 +96,49 @@ struct Ctx<'c> {
 
 fn field_from_fb(f: fb::Field<'_>, ctx: Ctx<'_>) -> Result<FieldRef> {
     if ctx.depth > MAX_NESTING {
-        return Err(Error::oos(format!("types nested deeper than {MAX_NESTING} levels")));
+        return Err(Error::oos(format!(
+            "types nested deeper than {MAX_NESTING} levels"
+        )));
     }
     let name = f.name().unwrap_or_default();
     let mut children = Vec::new();
     for (j, c) in f.children().into_iter().flatten().enumerate() {
         ctx.path.push(j);
-        let sub = Ctx { dictionaries: ctx.dictionaries, path: ctx.path, depth: ctx.depth + 1 };
+        let sub = Ctx {
+            dictionaries: ctx.dictionaries,
+            path: ctx.path,
+            depth: ctx.depth + 1,
+        };
         let child = field_from_fb(c, sub).map_err(|e| e.context(format!("child {j}")));
         ctx.path.pop();
         children.push(child?);
     }
-    let mut data_type = type_from_fb(&f, children).map_err(|e| e.context(format!("field \"{name}\"")))?;
+    let mut data_type =
+        type_from_fb(&f, children).map_err(|e| e.context(format!("field \"{name}\"")))?;
     if let Some(d) = f.dictionary() {
         let key = match d.indexType() {
             None => IntegerType::Int32,
             Some(int) => int_type(int.bitWidth(), int.is_signed())?,
         };
         if d.dictionaryKind() != fb::DictionaryKind::DenseArray {
-            return Err(Error::NotSupported(format!("dictionary kind {}", d.dictionaryKind().0)));
+            return Err(Error::NotSupported(format!(
+                "dictionary kind {}",
+                d.dictionaryKind().0
+            )));
         }
         ctx.dictionaries.insert(ctx.path.clone(), d.id());
-        data_type = DataType::Dictionary { key, value: Arc::new(data_type), ordered: d.isOrdered() };
+        data_type = DataType::Dictionary {
+            key,
+            value: Arc::new(data_type),
+            ordered: d.isOrdered(),
+        };
     }
-    let field = Field::new(name, data_type, f.nullable()).with_metadata(metadata_from_fb(f.custom_metadata()));
-    field.data_type().validate().map_err(|e| e.context(format!("field \"{name}\"")))?;
+    let field = Field::new(name, data_type, f.nullable())
+        .with_metadata(metadata_from_fb(f.custom_metadata()));
+    field
+        .data_type()
+        .validate()
+        .map_err(|e| e.context(format!("field \"{name}\"")))?;
     Ok(Arc::new(field))
 }
 
@@ -111,7 +152,11 @@ fn int_type(bits: i32, signed: bool) -> Result<IntegerType> {
         (16, false) => IntegerType::UInt16,
         (32, false) => IntegerType::UInt32,
         (64, false) => IntegerType::UInt64,
-        _ => return Err(Error::oos(format!("integer bit width {bits} is not 8, 16, 32 or 64"))),
+        _ => {
+            return Err(Error::oos(format!(
+                "integer bit width {bits} is not 8, 16, 32 or 64"
+            )));
+        }
     })
 }
 
@@ -134,13 +179,18 @@ fn one_child(children: Vec<FieldRef>, what: &str) -> Result<FieldRef> {
     let mut it = children.into_iter();
     match (it.next(), n) {
         (Some(c), 1) => Ok(c),
-        _ => Err(Error::oos(format!("{what} needs exactly 1 child field, found {n}"))),
+        _ => Err(Error::oos(format!(
+            "{what} needs exactly 1 child field, found {n}"
+        ))),
     }
 }
 
 fn no_children(children: &[FieldRef], dt: DataType) -> Result<DataType> {
     if !children.is_empty() {
-        return Err(Error::oos(format!("{dt} has {} child fields, expected none", children.len())));
+        return Err(Error::oos(format!(
+            "{dt} has {} child fields, expected none",
+            children.len()
+        )));
     }
     Ok(dt)
 }
@@ -154,11 +204,20 @@ fn type_from_fb(f: &fb::Field<'_>, children: Vec<FieldRef>) -> Result<DataType> 
             let i = f.type__as_int().ok_or_else(|| missing("Int"))?;
             int_type(i.bitWidth(), i.is_signed())?.data_type()
         }
-        fb::Type::FloatingPoint => match f.type__as_floating_point().ok_or_else(|| missing("FloatingPoint"))?.precision() {
+        fb::Type::FloatingPoint => match f
+            .type__as_floating_point()
+            .ok_or_else(|| missing("FloatingPoint"))?
+            .precision()
+        {
             fb::Precision::HALF => DataType::Float16,
             fb::Precision::SINGLE => DataType::Float32,
             fb::Precision::DOUBLE => DataType::Float64,
-            p => return Err(Error::oos(format!("unknown floating point precision {}", p.0))),
+            p => {
+                return Err(Error::oos(format!(
+                    "unknown floating point precision {}",
+                    p.0
+                )));
+            }
         },
         fb::Type::Binary => DataType::Binary,
         fb::Type::Utf8 => DataType::Utf8,
@@ -166,9 +225,11 @@ fn type_from_fb(f: &fb::Field<'_>, children: Vec<FieldRef>) -> Result<DataType> 
         fb::Type::LargeUtf8 => DataType::LargeUtf8,
         fb::Type::BinaryView => DataType::BinaryView,
         fb::Type::Utf8View => DataType::Utf8View,
-        fb::Type::FixedSizeBinary => {
-            DataType::FixedSizeBinary(f.type__as_fixed_size_binary().ok_or_else(|| missing("FixedSizeBinary"))?.byteWidth())
-        }
+        fb::Type::FixedSizeBinary => DataType::FixedSizeBinary(
+            f.type__as_fixed_size_binary()
+                .ok_or_else(|| missing("FixedSizeBinary"))?
+                .byteWidth(),
+        ),
         fb::Type::Decimal => decimal(f.type__as_decimal().ok_or_else(|| missing("Decimal"))?)?,
         fb::Type::Date => match f.type__as_date().ok_or_else(|| missing("Date"))?.unit() {
             fb::DateUnit::DAY => DataType::Date32,
@@ -181,15 +242,27 @@ fn type_from_fb(f: &fb::Field<'_>, children: Vec<FieldRef>) -> Result<DataType> 
             match (tm.bitWidth(), unit) {
                 (32, TimeUnit::Second | TimeUnit::Millisecond) => DataType::Time32(unit),
                 (64, TimeUnit::Microsecond | TimeUnit::Nanosecond) => DataType::Time64(unit),
-                (w, u) => return Err(Error::oos(format!("time of bit width {w} cannot have unit {u:?}"))),
+                (w, u) => {
+                    return Err(Error::oos(format!(
+                        "time of bit width {w} cannot have unit {u:?}"
+                    )));
+                }
             }
         }
         fb::Type::Timestamp => {
             let ts = f.type__as_timestamp().ok_or_else(|| missing("Timestamp"))?;
             DataType::Timestamp(time_unit(ts.unit())?, ts.timezone().map(Arc::from))
         }
-        fb::Type::Duration => DataType::Duration(time_unit(f.type__as_duration().ok_or_else(|| missing("Duration"))?.unit())?),
-        fb::Type::Interval => match f.type__as_interval().ok_or_else(|| missing("Interval"))?.unit() {
+        fb::Type::Duration => DataType::Duration(time_unit(
+            f.type__as_duration()
+                .ok_or_else(|| missing("Duration"))?
+                .unit(),
+        )?),
+        fb::Type::Interval => match f
+            .type__as_interval()
+            .ok_or_else(|| missing("Interval"))?
+            .unit()
+        {
             fb::IntervalUnit::YEAR_MONTH => DataType::Interval(IntervalUnit::YearMonth),
             fb::IntervalUnit::DAY_TIME => DataType::Interval(IntervalUnit::DayTime),
             fb::IntervalUnit::MONTH_DAY_NANO => DataType::Interval(IntervalUnit::MonthDayNano),
@@ -201,14 +274,20 @@ fn type_from_fb(f: &fb::Field<'_>, children: Vec<FieldRef>) -> Result<DataType> 
 }
 
 fn decimal(d: fb::Decimal<'_>) -> Result<DataType> {
-    let precision = u8::try_from(d.precision()).map_err(|_| Error::oos(format!("decimal precision {} out of range", d.precision())))?;
-    let scale = i8::try_from(d.scale()).map_err(|_| Error::oos(format!("decimal scale {} out of range", d.scale())))?;
+    let precision = u8::try_from(d.precision())
+        .map_err(|_| Error::oos(format!("decimal precision {} out of range", d.precision())))?;
+    let scale = i8::try_from(d.scale())
+        .map_err(|_| Error::oos(format!("decimal scale {} out of range", d.scale())))?;
     Ok(match d.bitWidth() {
         32 => DataType::Decimal32 { precision, scale },
         64 => DataType::Decimal64 { precision, scale },
         128 => DataType::Decimal128 { precision, scale },
         256 => DataType::Decimal256 { precision, scale },
-        w => return Err(Error::oos(format!("decimal bit width {w} is not 32, 64, 128 or 256"))),
+        w => {
+            return Err(Error::oos(format!(
+                "decimal bit width {w} is not 32, 64, 128 or 256"
+            )));
+        }
     })
 }
 
@@ -219,7 +298,10 @@ fn nested_from_fb(f: &fb::Field<'_>, children: Vec<FieldRef>) -> Result<DataType
         fb::Type::ListView => DataType::ListView(one_child(children, "ListView")?),
         fb::Type::LargeListView => DataType::LargeListView(one_child(children, "LargeListView")?),
         fb::Type::FixedSizeList => {
-            let size = f.type__as_fixed_size_list().ok_or_else(|| missing("FixedSizeList"))?.listSize();
+            let size = f
+                .type__as_fixed_size_list()
+                .ok_or_else(|| missing("FixedSizeList"))?
+                .listSize();
             DataType::FixedSizeList(one_child(children, "FixedSizeList")?, size)
         }
         fb::Type::Struct_ => DataType::Struct(children.into()),
@@ -229,7 +311,10 @@ fn nested_from_fb(f: &fb::Field<'_>, children: Vec<FieldRef>) -> Result<DataType
         }
         fb::Type::RunEndEncoded => {
             if children.len() != 2 {
-                return Err(Error::oos(format!("RunEndEncoded needs 2 child fields, found {}", children.len())));
+                return Err(Error::oos(format!(
+                    "RunEndEncoded needs 2 child fields, found {}",
+                    children.len()
+                )));
             }
             DataType::RunEndEncoded(children[0].clone(), children[1].clone())
         }
@@ -243,11 +328,16 @@ fn nested_from_fb(f: &fb::Field<'_>, children: Vec<FieldRef>) -> Result<DataType
             let ids: Vec<i8> = match u.typeIds() {
                 Some(ids) => ids
                     .iter()
-                    .map(|id| i8::try_from(id).map_err(|_| Error::oos(format!("union type id {id} is outside 0..=127"))))
+                    .map(|id| {
+                        i8::try_from(id).map_err(|_| {
+                            Error::oos(format!("union type id {id} is outside 0..=127"))
+                        })
+                    })
                     .collect::<Result<_>>()?,
                 None => (0..children.len()).map(|i| i as i8).collect(),
             };
-            let fields = UnionFields::try_new(ids, children).map_err(|e| Error::oos(e.to_string()))?;
+            let fields =
+                UnionFields::try_new(ids, children).map_err(|e| Error::oos(e.to_string()))?;
             DataType::Union(fields, mode)
         }
         fb::Type::NONE => return Err(Error::oos("field has no type")),

@@ -3,7 +3,9 @@
 use super::{DictionaryFields, Endianness, IpcSchema, ipc_children};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use flatbuffers::{FlatBufferBuilder, UnionWIPOffset, WIPOffset};
-use quiver_arrow::{DataType, Error, Field, IntegerType, IntervalUnit, Metadata, Result, TimeUnit, UnionMode};
+use quiver_arrow::{
+    DataType, Error, Field, IntegerType, IntervalUnit, Metadata, Result, TimeUnit, UnionMode,
+};
 
 type Fbb<'b> = FlatBufferBuilder<'b>;
 
@@ -20,14 +22,23 @@ pub(crate) fn metadata_to_fb<'b>(
         .map(|(k, v)| {
             let key = fbb.create_string(k);
             let value = fbb.create_string(v);
-            fb::KeyValue::create(fbb, &fb::KeyValueArgs { key: Some(key), value: Some(value) })
+            fb::KeyValue::create(
+                fbb,
+                &fb::KeyValueArgs {
+                    key: Some(key),
+                    value: Some(value),
+                },
+            )
         })
         .collect();
     Some(fbb.create_vector(&kvs))
 }
 
 /// Builds a flatbuffer `Schema` table for `schema` inside `fbb`.
-pub fn schema_to_fb<'b>(fbb: &mut Fbb<'b>, schema: &IpcSchema) -> Result<WIPOffset<fb::Schema<'b>>> {
+pub fn schema_to_fb<'b>(
+    fbb: &mut Fbb<'b>,
+    schema: &IpcSchema,
+) -> Result<WIPOffset<fb::Schema<'b>>> {
     let mut fields = Vec::with_capacity(schema.schema.fields.len());
     let mut path = Vec::new();
     for (i, f) in schema.schema.fields.iter().enumerate() {
@@ -41,7 +52,15 @@ pub fn schema_to_fb<'b>(fbb: &mut Fbb<'b>, schema: &IpcSchema) -> Result<WIPOffs
         Endianness::Little => fb::Endianness::Little,
         Endianness::Big => fb::Endianness::Big,
     };
-    Ok(fb::Schema::create(fbb, &fb::SchemaArgs { endianness, fields: Some(fields), custom_metadata, features: None }))
+    Ok(fb::Schema::create(
+        fbb,
+        &fb::SchemaArgs {
+            endianness,
+            fields: Some(fields),
+            custom_metadata,
+            features: None,
+        },
+    ))
 }
 
 /// A finished flatbuffer holding just `schema` as its root (used in tests and by the file
@@ -67,10 +86,17 @@ fn field_to_fb<'b>(
     }
     let children = fbb.create_vector(&children);
     let (value_type, dictionary) = match field.data_type() {
-        DataType::Dictionary { key, value, ordered } => {
-            let id = dictionaries
-                .id_at(path)
-                .ok_or_else(|| Error::invalid(format!("no dictionary id for field \"{}\" at {path:?}", field.name())))?;
+        DataType::Dictionary {
+            key,
+            value,
+            ordered,
+        } => {
+            let id = dictionaries.id_at(path).ok_or_else(|| {
+                Error::invalid(format!(
+                    "no dictionary id for field \"{}\" at {path:?}",
+                    field.name()
+                ))
+            })?;
             let index = int_to_fb(fbb, *key);
             let enc = fb::DictionaryEncoding::create(
                 fbb,
@@ -103,7 +129,13 @@ fn field_to_fb<'b>(
 }
 
 fn int_to_fb<'b>(fbb: &mut Fbb<'b>, t: IntegerType) -> WIPOffset<fb::Int<'b>> {
-    fb::Int::create(fbb, &fb::IntArgs { bitWidth: t.bit_width() as i32, is_signed: t.is_signed() })
+    fb::Int::create(
+        fbb,
+        &fb::IntArgs {
+            bitWidth: t.bit_width() as i32,
+            is_signed: t.is_signed(),
+        },
+    )
 }
 
 fn unit_to_fb(u: TimeUnit) -> fb::TimeUnit {
@@ -121,12 +153,24 @@ macro_rules! empty_table {
     };
 }
 
-fn decimal_to_fb<'b>(fbb: &mut Fbb<'b>, precision: u8, scale: i8, bits: i32) -> WIPOffset<UnionWIPOffset> {
-    let args = fb::DecimalArgs { precision: precision as i32, scale: scale as i32, bitWidth: bits };
+fn decimal_to_fb<'b>(
+    fbb: &mut Fbb<'b>,
+    precision: u8,
+    scale: i8,
+    bits: i32,
+) -> WIPOffset<UnionWIPOffset> {
+    let args = fb::DecimalArgs {
+        precision: precision as i32,
+        scale: scale as i32,
+        bitWidth: bits,
+    };
     fb::Decimal::create(fbb, &args).as_union_value()
 }
 
-fn type_to_fb<'b>(fbb: &mut Fbb<'b>, dt: &DataType) -> Result<(fb::Type, WIPOffset<UnionWIPOffset>)> {
+fn type_to_fb<'b>(
+    fbb: &mut Fbb<'b>,
+    dt: &DataType,
+) -> Result<(fb::Type, WIPOffset<UnionWIPOffset>)> {
     use DataType as D;
     Ok(match dt {
         D::Null => (fb::Type::Null, empty_table!(fbb, Null, NullArgs)),
@@ -141,70 +185,169 @@ fn type_to_fb<'b>(fbb: &mut Fbb<'b>, dt: &DataType) -> Result<(fb::Type, WIPOffs
                 D::Float32 => fb::Precision::SINGLE,
                 _ => fb::Precision::DOUBLE,
             };
-            (fb::Type::FloatingPoint, fb::FloatingPoint::create(fbb, &fb::FloatingPointArgs { precision }).as_union_value())
+            (
+                fb::Type::FloatingPoint,
+                fb::FloatingPoint::create(fbb, &fb::FloatingPointArgs { precision })
+                    .as_union_value(),
+            )
         }
-        D::Decimal32 { precision, scale } => (fb::Type::Decimal, decimal_to_fb(fbb, *precision, *scale, 32)),
-        D::Decimal64 { precision, scale } => (fb::Type::Decimal, decimal_to_fb(fbb, *precision, *scale, 64)),
-        D::Decimal128 { precision, scale } => (fb::Type::Decimal, decimal_to_fb(fbb, *precision, *scale, 128)),
-        D::Decimal256 { precision, scale } => (fb::Type::Decimal, decimal_to_fb(fbb, *precision, *scale, 256)),
+        D::Decimal32 { precision, scale } => (
+            fb::Type::Decimal,
+            decimal_to_fb(fbb, *precision, *scale, 32),
+        ),
+        D::Decimal64 { precision, scale } => (
+            fb::Type::Decimal,
+            decimal_to_fb(fbb, *precision, *scale, 64),
+        ),
+        D::Decimal128 { precision, scale } => (
+            fb::Type::Decimal,
+            decimal_to_fb(fbb, *precision, *scale, 128),
+        ),
+        D::Decimal256 { precision, scale } => (
+            fb::Type::Decimal,
+            decimal_to_fb(fbb, *precision, *scale, 256),
+        ),
         D::Date32 | D::Date64 => {
-            let unit = if *dt == D::Date32 { fb::DateUnit::DAY } else { fb::DateUnit::MILLISECOND };
-            (fb::Type::Date, fb::Date::create(fbb, &fb::DateArgs { unit }).as_union_value())
+            let unit = if *dt == D::Date32 {
+                fb::DateUnit::DAY
+            } else {
+                fb::DateUnit::MILLISECOND
+            };
+            (
+                fb::Type::Date,
+                fb::Date::create(fbb, &fb::DateArgs { unit }).as_union_value(),
+            )
         }
         D::Time32(u) | D::Time64(u) => {
             let bit_width = if matches!(dt, D::Time32(_)) { 32 } else { 64 };
-            let args = fb::TimeArgs { unit: unit_to_fb(*u), bitWidth: bit_width };
-            (fb::Type::Time, fb::Time::create(fbb, &args).as_union_value())
+            let args = fb::TimeArgs {
+                unit: unit_to_fb(*u),
+                bitWidth: bit_width,
+            };
+            (
+                fb::Type::Time,
+                fb::Time::create(fbb, &args).as_union_value(),
+            )
         }
         D::Timestamp(u, tz) => {
             let timezone = tz.as_ref().map(|tz| fbb.create_string(tz));
-            let args = fb::TimestampArgs { unit: unit_to_fb(*u), timezone };
-            (fb::Type::Timestamp, fb::Timestamp::create(fbb, &args).as_union_value())
+            let args = fb::TimestampArgs {
+                unit: unit_to_fb(*u),
+                timezone,
+            };
+            (
+                fb::Type::Timestamp,
+                fb::Timestamp::create(fbb, &args).as_union_value(),
+            )
         }
-        D::Duration(u) => (fb::Type::Duration, fb::Duration::create(fbb, &fb::DurationArgs { unit: unit_to_fb(*u) }).as_union_value()),
+        D::Duration(u) => (
+            fb::Type::Duration,
+            fb::Duration::create(
+                fbb,
+                &fb::DurationArgs {
+                    unit: unit_to_fb(*u),
+                },
+            )
+            .as_union_value(),
+        ),
         D::Interval(u) => {
             let unit = match u {
                 IntervalUnit::YearMonth => fb::IntervalUnit::YEAR_MONTH,
                 IntervalUnit::DayTime => fb::IntervalUnit::DAY_TIME,
                 IntervalUnit::MonthDayNano => fb::IntervalUnit::MONTH_DAY_NANO,
             };
-            (fb::Type::Interval, fb::Interval::create(fbb, &fb::IntervalArgs { unit }).as_union_value())
+            (
+                fb::Type::Interval,
+                fb::Interval::create(fbb, &fb::IntervalArgs { unit }).as_union_value(),
+            )
         }
         D::Binary => (fb::Type::Binary, empty_table!(fbb, Binary, BinaryArgs)),
         D::Utf8 => (fb::Type::Utf8, empty_table!(fbb, Utf8, Utf8Args)),
-        D::LargeBinary => (fb::Type::LargeBinary, empty_table!(fbb, LargeBinary, LargeBinaryArgs)),
-        D::LargeUtf8 => (fb::Type::LargeUtf8, empty_table!(fbb, LargeUtf8, LargeUtf8Args)),
-        D::BinaryView => (fb::Type::BinaryView, empty_table!(fbb, BinaryView, BinaryViewArgs)),
-        D::Utf8View => (fb::Type::Utf8View, empty_table!(fbb, Utf8View, Utf8ViewArgs)),
-        D::FixedSizeBinary(w) => {
-            (fb::Type::FixedSizeBinary, fb::FixedSizeBinary::create(fbb, &fb::FixedSizeBinaryArgs { byteWidth: *w }).as_union_value())
-        }
+        D::LargeBinary => (
+            fb::Type::LargeBinary,
+            empty_table!(fbb, LargeBinary, LargeBinaryArgs),
+        ),
+        D::LargeUtf8 => (
+            fb::Type::LargeUtf8,
+            empty_table!(fbb, LargeUtf8, LargeUtf8Args),
+        ),
+        D::BinaryView => (
+            fb::Type::BinaryView,
+            empty_table!(fbb, BinaryView, BinaryViewArgs),
+        ),
+        D::Utf8View => (
+            fb::Type::Utf8View,
+            empty_table!(fbb, Utf8View, Utf8ViewArgs),
+        ),
+        D::FixedSizeBinary(w) => (
+            fb::Type::FixedSizeBinary,
+            fb::FixedSizeBinary::create(fbb, &fb::FixedSizeBinaryArgs { byteWidth: *w })
+                .as_union_value(),
+        ),
         _ => nested_to_fb(fbb, dt)?,
     })
 }
 
-fn nested_to_fb<'b>(fbb: &mut Fbb<'b>, dt: &DataType) -> Result<(fb::Type, WIPOffset<UnionWIPOffset>)> {
+fn nested_to_fb<'b>(
+    fbb: &mut Fbb<'b>,
+    dt: &DataType,
+) -> Result<(fb::Type, WIPOffset<UnionWIPOffset>)> {
     use DataType as D;
     Ok(match dt {
         D::List(_) => (fb::Type::List, empty_table!(fbb, List, ListArgs)),
-        D::LargeList(_) => (fb::Type::LargeList, empty_table!(fbb, LargeList, LargeListArgs)),
-        D::ListView(_) => (fb::Type::ListView, empty_table!(fbb, ListView, ListViewArgs)),
-        D::LargeListView(_) => (fb::Type::LargeListView, empty_table!(fbb, LargeListView, LargeListViewArgs)),
-        D::FixedSizeList(_, n) => {
-            (fb::Type::FixedSizeList, fb::FixedSizeList::create(fbb, &fb::FixedSizeListArgs { listSize: *n }).as_union_value())
-        }
+        D::LargeList(_) => (
+            fb::Type::LargeList,
+            empty_table!(fbb, LargeList, LargeListArgs),
+        ),
+        D::ListView(_) => (
+            fb::Type::ListView,
+            empty_table!(fbb, ListView, ListViewArgs),
+        ),
+        D::LargeListView(_) => (
+            fb::Type::LargeListView,
+            empty_table!(fbb, LargeListView, LargeListViewArgs),
+        ),
+        D::FixedSizeList(_, n) => (
+            fb::Type::FixedSizeList,
+            fb::FixedSizeList::create(fbb, &fb::FixedSizeListArgs { listSize: *n })
+                .as_union_value(),
+        ),
         D::Struct(_) => (fb::Type::Struct_, empty_table!(fbb, Struct_, Struct_Args)),
-        D::Map(_, sorted) => (fb::Type::Map, fb::Map::create(fbb, &fb::MapArgs { keysSorted: *sorted }).as_union_value()),
-        D::RunEndEncoded(..) => (fb::Type::RunEndEncoded, empty_table!(fbb, RunEndEncoded, RunEndEncodedArgs)),
+        D::Map(_, sorted) => (
+            fb::Type::Map,
+            fb::Map::create(
+                fbb,
+                &fb::MapArgs {
+                    keysSorted: *sorted,
+                },
+            )
+            .as_union_value(),
+        ),
+        D::RunEndEncoded(..) => (
+            fb::Type::RunEndEncoded,
+            empty_table!(fbb, RunEndEncoded, RunEndEncodedArgs),
+        ),
         D::Union(fields, mode) => {
             let ids: Vec<i32> = fields.type_ids().iter().map(|&i| i as i32).collect();
             let type_ids = Some(fbb.create_vector(&ids));
-            let mode = if *mode == UnionMode::Sparse { fb::UnionMode::Sparse } else { fb::UnionMode::Dense };
-            let args = fb::UnionArgs { mode, typeIds: type_ids };
-            (fb::Type::Union, fb::Union::create(fbb, &args).as_union_value())
+            let mode = if *mode == UnionMode::Sparse {
+                fb::UnionMode::Sparse
+            } else {
+                fb::UnionMode::Dense
+            };
+            let args = fb::UnionArgs {
+                mode,
+                typeIds: type_ids,
+            };
+            (
+                fb::Type::Union,
+                fb::Union::create(fbb, &args).as_union_value(),
+            )
         }
         D::Dictionary { .. } => {
-            return Err(Error::NotSupported("a dictionary type directly inside a dictionary value".into()));
+            return Err(Error::NotSupported(
+                "a dictionary type directly inside a dictionary value".into(),
+            ));
         }
         other => return Err(Error::invalid(format!("{other} is not a nested type"))),
     })

@@ -1,0 +1,216 @@
+//! Writer → reader round trips: every type, sliced or not, compressed or not, in files and
+//! streams (read with full validation), and dictionaries that grow or are replaced.
+
+use super::write_data::{ROWS, all_types, batch_of, dictionary_batches, prim, words};
+use bytes::Bytes;
+use quiver_arrow::compute::first_difference;
+use quiver_arrow::{
+    Array, DataType, DictionaryArray, Field, Metadata, PrimitiveArray, RecordBatch, Schema,
+    StringViewArray,
+};
+use quiver_ipc::read::{FileReader, StreamDecoder, StreamReader};
+use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
+use quiver_ipc::{Codec, IpcSchema};
+use std::sync::Arc;
+
+fn variants() -> Vec<(&'static str, WriteOptions)> {
+    let o = WriteOptions::default;
+    vec![
+        ("plain", o()),
+        ("aligned 64", o().with_alignment(64)),
+        ("lz4", o().with_compression(Some(Codec::Lz4Frame))),
+        (
+            "zstd level 3, aligned 64",
+            o().with_compression(Some(Codec::Zstd))
+                .with_compression_level(Some(3))
+                .with_alignment(64),
+        ),
+        ("no deltas", o().with_dictionary_deltas(false)),
+    ]
+}
+
+fn write_stream(schema: &IpcSchema, batches: &[RecordBatch], options: WriteOptions) -> Vec<u8> {
+    let mut w = StreamWriter::try_new(Vec::new(), schema, options).unwrap();
+    batches.iter().for_each(|b| w.write(b).unwrap());
+    w.finish().unwrap()
+}
+
+fn write_file(schema: &IpcSchema, batches: &[RecordBatch], options: WriteOptions) -> Vec<u8> {
+    let mut w = FileWriter::try_new(Vec::new(), schema, options).unwrap();
+    batches.iter().for_each(|b| w.write(b).unwrap());
+    w.finish().unwrap()
+}
+
+/// Asserts that `read` holds `written`, column by column, naming the first difference.
+fn assert_same(what: &str, written: &[RecordBatch], read: &[RecordBatch]) {
+    assert_eq!(written.len(), read.len(), "{what}: number of batches");
+    for (i, (w, r)) in written.iter().zip(read).enumerate() {
+        assert_eq!(
+            w.schema().fields,
+            r.schema().fields,
+            "{what}: batch {i} fields"
+        );
+        assert_eq!(w.num_rows(), r.num_rows(), "{what}: batch {i} rows");
+        for (j, (a, b)) in w.columns().iter().zip(r.columns()).enumerate() {
+            if let Some(d) = first_difference(a, b) {
+                let name = w.schema().fields[j].name();
+                panic!("{what}: batch {i}, column {name}: {d}");
+            }
+        }
+    }
+}
+
+fn read_stream(bytes: &[u8]) -> (IpcSchema, Vec<RecordBatch>) {
+    let mut r = StreamReader::try_new(bytes).unwrap();
+    let schema = r.ipc_schema().clone();
+    let mut out = Vec::new();
+    while let Some(b) = r.next_batch().unwrap() {
+        out.push(b);
+    }
+    (schema, out)
+}
+
+fn read_file(bytes: Vec<u8>) -> (IpcSchema, Vec<RecordBatch>) {
+    let mut r = FileReader::from_bytes(Bytes::from(bytes)).unwrap();
+    let schema = r.ipc_schema().clone();
+    let batches = (0..r.num_batches()).map(|i| r.batch(i).unwrap()).collect();
+    (schema, batches)
+}
+
+fn round_trip(what: &str, schema: &IpcSchema, batches: &[RecordBatch], file: bool) {
+    for (name, options) in variants() {
+        let what = format!("{what}, {name}");
+        let (read_schema, read) = if file {
+            read_file(write_file(schema, batches, options))
+        } else {
+            read_stream(&write_stream(schema, batches, options))
+        };
+        assert_eq!(&read_schema, schema, "{what}: schema");
+        assert_same(&what, batches, &read);
+    }
+}
+
+fn every_type_batches() -> (IpcSchema, Vec<RecordBatch>) {
+    let meta = Metadata::from([("quiver:origin".to_string(), "round trip".to_string())]);
+    let batch = batch_of(&all_types(), meta);
+    let batches = vec![
+        batch.clone(),
+        batch.slice(1, 3),
+        batch.slice(ROWS, 0),
+        batch.slice(0, 1),
+        batch.slice(4, 1),
+    ];
+    (IpcSchema::new(batch.schema().clone()), batches)
+}
+
+#[test]
+fn every_type_through_a_stream() {
+    let (schema, batches) = every_type_batches();
+    round_trip("stream", &schema, &batches, false);
+}
+
+#[test]
+fn every_type_through_a_file() {
+    let (schema, batches) = every_type_batches();
+    round_trip("file", &schema, &batches, true);
+}
+
+#[test]
+fn growing_and_replaced_dictionaries() {
+    let (schema, batches) = dictionary_batches(false);
+    let batches: Vec<RecordBatch> = batches.into_iter().map(|(b, _)| b).collect();
+    let schema = IpcSchema::new(schema);
+    round_trip("deltas, stream", &schema, &batches, false);
+    for (name, options) in variants()
+        .into_iter()
+        .filter(|(_, o)| o.emit_dictionary_deltas())
+    {
+        let (_, read) = read_file(write_file(&schema, &batches, options));
+        assert_same(&format!("deltas, file, {name}"), &batches, &read);
+    }
+    let (schema, batches) = dictionary_batches(true);
+    let batches: Vec<RecordBatch> = batches.into_iter().map(|(b, _)| b).collect();
+    round_trip(
+        "replacements, stream",
+        &IpcSchema::new(schema),
+        &batches,
+        false,
+    );
+}
+
+#[test]
+fn a_dictionary_batch_can_be_sliced_and_shared() {
+    // Slices of one dictionary-encoded batch share its dictionary: one dictionary message.
+    let values = Arc::new(words(&["p", "q", "r"]));
+    let keys = prim(
+        DataType::UInt8,
+        (0..100u8).map(|i| (i % 7 != 0).then_some(i % 3)),
+    );
+    let d = Array::from(DictionaryArray::try_new(keys, values, true).unwrap());
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "d",
+        d.data_type().clone(),
+        true,
+    )]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![d]).unwrap();
+    let slices: Vec<RecordBatch> = (0..10).map(|i| batch.slice(i * 10, 10)).collect();
+    let bytes = write_stream(&IpcSchema::new(schema), &slices, WriteOptions::default());
+    let (_, read) = read_stream(&bytes);
+    assert_same("slices", &slices, &read);
+    let dicts = super::write_layout::messages(&bytes, 0).0;
+    assert_eq!(
+        dicts
+            .iter()
+            .filter(|m| m.info.dictionary_id.is_some())
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn big_batches_compressed_on_two_threads() {
+    let n = 300_000;
+    let ints = Array::from(PrimitiveArray::<i64>::from_options(
+        (0..n as i64).map(|i| (i % 11 != 0).then_some(i * 7)),
+    ));
+    let floats = Array::from(PrimitiveArray::<f64>::new(
+        (0..n).map(|i| i as f64 / 3.0).collect::<Vec<_>>(),
+    ));
+    let text: Vec<String> = (0..n)
+        .map(|i| format!("row {i} of a batch big enough to be split"))
+        .collect();
+    let views = Array::from(StringViewArray::from_options(
+        text.iter().map(|s| Some(s.as_str())),
+    ));
+    let fields = vec![
+        Field::new("i", DataType::Int64, true),
+        Field::new("f", DataType::Float64, false),
+        Field::new("s", DataType::Utf8View, false),
+    ];
+    let schema = Arc::new(Schema::new(fields));
+    let batch = RecordBatch::try_new(schema.clone(), vec![ints, floats, views]).unwrap();
+    let batches = vec![batch.clone(), batch.slice(123_456, 100_000)];
+    for codec in [Codec::Lz4Frame, Codec::Zstd] {
+        let options = WriteOptions::default().with_compression(Some(codec));
+        let bytes = write_stream(&IpcSchema::new(schema.clone()), &batches, options);
+        let (_, read) = read_stream(&bytes);
+        assert_same(&format!("{codec}"), &batches, &read);
+    }
+}
+
+#[test]
+fn pushed_in_small_pieces() {
+    let (schema, batches) = every_type_batches();
+    let bytes = write_stream(
+        &schema,
+        &batches,
+        WriteOptions::default().with_alignment(64),
+    );
+    let mut decoder = StreamDecoder::new();
+    let mut read = Vec::new();
+    for chunk in bytes.chunks(37) {
+        read.extend(decoder.feed(Bytes::copy_from_slice(chunk)).unwrap());
+    }
+    decoder.finish().unwrap();
+    assert_same("push decoder", &batches, &read);
+}

@@ -38,7 +38,10 @@ enum Mode {
 
 /// Arrow integration tester for quiver.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(
+    version,
+    about = "Arrow integration tester for quiver: validate and convert between integration JSON and Arrow IPC"
+)]
 struct Args {
     /// What to do.
     #[arg(long, value_enum)]

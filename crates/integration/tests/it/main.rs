@@ -1,5 +1,6 @@
 //! Integration tests of quiver-integration (one test binary; modules mirror the library).
 
+mod binary;
 mod gold;
 mod ipc_gold;
 mod malformed;

@@ -268,3 +268,191 @@ pub fn write_end_of_stream<W: Write>(w: &mut W) -> Result<()> {
     w.write_all(&0u32.to_le_bytes())?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::{IpcSchema, schema_from_fb, schema_to_fb};
+    use flatbuffers::FlatBufferBuilder;
+    use quiver_arrow::{DataType, Field, Schema};
+    use std::sync::Arc;
+
+    /// A framed-less Message flatbuffer with a Schema header.
+    fn schema_message(version: fb::MetadataVersion, features: &[i64]) -> Bytes {
+        let schema = IpcSchema::new(Arc::new(Schema::new(vec![Field::new(
+            "x",
+            DataType::Int32,
+            true,
+        )])));
+        let mut fbb = FlatBufferBuilder::new();
+        let s = schema_to_fb(&mut fbb, &schema).unwrap();
+        // With features, a bare schema table (no fields) carrying just the feature list.
+        let header = if features.is_empty() {
+            s
+        } else {
+            let f: Vec<fb::Feature> = features.iter().map(|&v| fb::Feature(v)).collect();
+            let f = fbb.create_vector(&f);
+            fb::Schema::create(
+                &mut fbb,
+                &fb::SchemaArgs {
+                    features: Some(f),
+                    ..Default::default()
+                },
+            )
+        };
+        let m = fb::Message::create(
+            &mut fbb,
+            &fb::MessageArgs {
+                version,
+                header_type: fb::MessageHeader::Schema,
+                header: Some(header.as_union_value()),
+                bodyLength: 0,
+                custom_metadata: None,
+            },
+        );
+        fbb.finish(m, None);
+        Bytes::copy_from_slice(fbb.finished_data())
+    }
+
+    #[test]
+    fn versions_v4_and_v5_read_newer_and_older_rejected() {
+        for v in [fb::MetadataVersion::V4, fb::MetadataVersion::V5] {
+            let m = Message::try_new(schema_message(v, &[]), Bytes::new()).unwrap();
+            assert_eq!(m.kind(), MessageKind::Schema);
+        }
+        let e = Message::try_new(schema_message(fb::MetadataVersion(5), &[]), Bytes::new())
+            .unwrap_err();
+        assert!(e.to_string().contains("newer than V5"), "{e}");
+        let e = Message::try_new(schema_message(fb::MetadataVersion::V3, &[]), Bytes::new())
+            .unwrap_err();
+        assert!(matches!(e, Error::NotSupported(_)), "{e}");
+    }
+
+    #[test]
+    fn unknown_feature_flags_are_rejected() {
+        let known = Message::try_new(
+            schema_message(fb::MetadataVersion::V5, &[1, 2]),
+            Bytes::new(),
+        )
+        .unwrap();
+        schema_from_fb(known.fb().header_as_schema().unwrap()).unwrap();
+        let m =
+            Message::try_new(schema_message(fb::MetadataVersion::V5, &[4]), Bytes::new()).unwrap();
+        let e = schema_from_fb(m.fb().header_as_schema().unwrap()).unwrap_err();
+        assert!(e.to_string().contains("unknown feature 4"), "{e}");
+    }
+
+    #[test]
+    fn tensor_messages_are_recognised_and_unsupported() {
+        for (header_type, name) in [
+            (fb::MessageHeader::Tensor, "Tensor"),
+            (fb::MessageHeader::SparseTensor, "SparseTensor"),
+        ] {
+            let mut fbb = FlatBufferBuilder::new();
+            let shape = fbb.create_vector::<flatbuffers::WIPOffset<fb::TensorDim>>(&[]);
+            let int = fb::Int::create(
+                &mut fbb,
+                &fb::IntArgs {
+                    bitWidth: 32,
+                    is_signed: true,
+                },
+            );
+            let data = fb::Buffer::new(0, 0);
+            let index_type = fb::Int::create(
+                &mut fbb,
+                &fb::IntArgs {
+                    bitWidth: 64,
+                    is_signed: true,
+                },
+            );
+            let coo = fb::SparseTensorIndexCOO::create(
+                &mut fbb,
+                &fb::SparseTensorIndexCOOArgs {
+                    indicesType: Some(index_type),
+                    indicesStrides: None,
+                    indicesBuffer: Some(&data),
+                    isCanonical: false,
+                },
+            )
+            .as_union_value();
+            let header = if name == "Tensor" {
+                fb::Tensor::create(
+                    &mut fbb,
+                    &fb::TensorArgs {
+                        type_type: fb::Type::Int,
+                        type_: Some(int.as_union_value()),
+                        shape: Some(shape),
+                        strides: None,
+                        data: Some(&data),
+                    },
+                )
+                .as_union_value()
+            } else {
+                fb::SparseTensor::create(
+                    &mut fbb,
+                    &fb::SparseTensorArgs {
+                        type_type: fb::Type::Int,
+                        type_: Some(int.as_union_value()),
+                        shape: Some(shape),
+                        non_zero_length: 0,
+                        sparseIndex_type: fb::SparseTensorIndex::SparseTensorIndexCOO,
+                        sparseIndex: Some(coo),
+                        data: Some(&data),
+                    },
+                )
+                .as_union_value()
+            };
+            let m = fb::Message::create(
+                &mut fbb,
+                &fb::MessageArgs {
+                    version: fb::MetadataVersion::V5,
+                    header_type,
+                    header: Some(header),
+                    bodyLength: 0,
+                    custom_metadata: None,
+                },
+            );
+            fbb.finish(m, None);
+            let e = Message::try_new(Bytes::copy_from_slice(fbb.finished_data()), Bytes::new())
+                .unwrap_err();
+            assert!(
+                matches!(&e, Error::NotSupported(s) if s.contains(name)),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn body_length_must_match() {
+        let e = Message::try_new(
+            schema_message(fb::MetadataVersion::V5, &[]),
+            Bytes::from_static(&[0; 8]),
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("declares a body of 0 bytes but 8"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(parse_prefix(&[0xff, 0xff]).unwrap(), None);
+        assert_eq!(
+            parse_prefix(&[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]).unwrap(),
+            Some(Prefix::EndOfStream { prefix_len: 8 })
+        );
+        assert_eq!(
+            parse_prefix(&[0, 0, 0, 0]).unwrap(),
+            Some(Prefix::EndOfStream { prefix_len: 4 })
+        );
+        assert_eq!(
+            parse_prefix(&[16, 0, 0, 0]).unwrap(),
+            Some(Prefix::Message {
+                prefix_len: 4,
+                metadata_len: 16
+            })
+        );
+        assert!(parse_prefix(&[0xff, 0xff, 0xff, 0xff, 0xf0, 0xff, 0xff, 0xff]).is_err());
+    }
+}

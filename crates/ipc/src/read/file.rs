@@ -206,6 +206,11 @@ impl<S: FileSource> FileReader<S> {
 
     /// Record batch `i`, reading only its block (and, on first use, the dictionaries).
     pub fn batch(&mut self, i: usize) -> Result<RecordBatch> {
+        self.batch_with_metadata(i).map(|(batch, _)| batch)
+    }
+
+    /// Record batch `i` and the custom metadata of its message (empty when it has none).
+    pub fn batch_with_metadata(&mut self, i: usize) -> Result<(RecordBatch, Metadata)> {
         let Some(&block) = self.batch_blocks.get(i) else {
             return Err(Error::invalid(format!(
                 "record batch {i} requested but the file has {}",
@@ -216,7 +221,8 @@ impl<S: FileSource> FileReader<S> {
         let ctx = |e: Error| e.context(format!("record batch {i}"));
         let message = read_block(&mut self.source, block, MessageKind::RecordBatch).map_err(ctx)?;
         let dictionaries = self.dictionaries.as_ref().expect("loaded above");
-        decode_record_batch(&message, &self.schema, dictionaries, &self.options).map_err(ctx)
+        let batch = decode_record_batch(&message, &self.schema, dictionaries, &self.options);
+        Ok((batch.map_err(ctx)?, message.custom_metadata()))
     }
 
     /// The dictionaries (read on first use).

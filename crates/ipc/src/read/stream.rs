@@ -33,6 +33,8 @@ pub struct StreamReader<R> {
     messages: usize,
     batches: usize,
     done: bool,
+    /// Message-level custom metadata of the last batch read.
+    batch_metadata: Metadata,
 }
 
 impl<R> std::fmt::Debug for StreamReader<R> {
@@ -66,6 +68,7 @@ impl<R: Read> StreamReader<R> {
             messages: 1,
             batches: 0,
             done: false,
+            batch_metadata: Metadata::new(),
         })
     }
 
@@ -87,6 +90,11 @@ impl<R: Read> StreamReader<R> {
     /// The dictionaries read so far.
     pub fn dictionaries(&self) -> &DictionaryTable {
         &self.dictionaries
+    }
+
+    /// The message-level custom metadata of the batch returned last (empty when it had none).
+    pub fn batch_metadata(&self) -> &Metadata {
+        &self.batch_metadata
     }
 
     /// The underlying reader.
@@ -124,6 +132,7 @@ impl<R: Read> StreamReader<R> {
                 MessageKind::RecordBatch => {
                     let batch = self.batches;
                     self.batches += 1;
+                    self.batch_metadata = message.custom_metadata();
                     return decode_record_batch(
                         &message,
                         &self.schema,

@@ -214,3 +214,48 @@ fn pushed_in_small_pieces() {
     decoder.finish().unwrap();
     assert_same("push decoder", &batches, &read);
 }
+
+#[test]
+fn custom_metadata_round_trips_at_schema_field_and_message_level() {
+    use quiver_arrow::{Array, DataType, Field, Metadata, PrimitiveArray, Schema};
+    let kv = |k: &str, v: &str| Metadata::from([(k.to_string(), v.to_string())]);
+    let field = Field::new("x", DataType::Int32, true)
+        .with_metadata(kv("field-key", "field-value"))
+        .with_extension("my.ext", "params");
+    let schema = Arc::new(Schema::new(vec![field]).with_metadata(kv("schema-key", "schema-value")));
+    let x = Array::from(PrimitiveArray::<i32>::from_options([
+        Some(1),
+        None,
+        Some(3),
+    ]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![x]).unwrap();
+
+    let mut w = StreamWriter::try_new(Vec::new(), schema.clone(), WriteOptions::default()).unwrap();
+    w.write_with_metadata(&batch, &kv("batch", "0")).unwrap();
+    w.write(&batch).unwrap();
+    let bytes = w.finish().unwrap();
+    let mut r = StreamReader::try_new(std::io::Cursor::new(bytes)).unwrap();
+    assert_eq!(
+        r.schema(),
+        &schema,
+        "schema and field metadata, extension keys included"
+    );
+    assert_eq!(
+        r.schema().fields[0].extension_type().unwrap().name,
+        "my.ext"
+    );
+    r.next_batch().unwrap().unwrap();
+    assert_eq!(r.batch_metadata(), &kv("batch", "0"));
+    r.next_batch().unwrap().unwrap();
+    assert!(r.batch_metadata().is_empty());
+
+    let mut w = FileWriter::try_new(Vec::new(), schema.clone(), WriteOptions::default()).unwrap();
+    w.write(&batch).unwrap();
+    w.write_with_metadata(&batch, &kv("batch", "1")).unwrap();
+    w.set_footer_metadata(kv("footer", "yes"));
+    let mut r = FileReader::from_bytes(Bytes::from(w.finish().unwrap())).unwrap();
+    assert_eq!(r.schema(), &schema);
+    assert_eq!(r.custom_metadata(), &kv("footer", "yes"));
+    assert!(r.batch_with_metadata(0).unwrap().1.is_empty());
+    assert_eq!(r.batch_with_metadata(1).unwrap().1, kv("batch", "1"));
+}

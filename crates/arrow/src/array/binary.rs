@@ -140,8 +140,8 @@ impl<O: Offset> GenericBinaryArray<O> {
     }
 }
 
-/// UTF-8 strings: a binary array whose values are valid UTF-8 and whose offsets fall on
-/// character boundaries.
+/// UTF-8 strings: a binary array whose non-null values are valid UTF-8 (null slots may hold
+/// any bytes, as the format allows, and read as `""`).
 ///
 /// ```
 /// use quiver_arrow::StringArray;
@@ -159,62 +159,64 @@ pub type StringArray = GenericStringArray<i32>;
 /// UTF-8 with `i64` offsets.
 pub type LargeStringArray = GenericStringArray<i64>;
 
-/// Checks that `values[offsets.first..offsets.last]` is UTF-8 and every offset is on a
-/// character boundary, naming the first bad value.
-pub(crate) fn check_utf8<O: Offset>(offsets: &OffsetBuffer<O>, values: &[u8]) -> Result<()> {
+/// Checks that every non-null value is UTF-8, naming the first bad one. Null slots may hold any
+/// bytes (the format leaves them unspecified).
+///
+/// Fast path: one SIMD pass over `values[first offset..last offset]` plus a branch-free scan
+/// that no offset splits a character; when both hold, every value is UTF-8 whatever the
+/// validity. Only when that fails are the non-null values checked one by one.
+pub(crate) fn check_utf8<O: Offset>(
+    offsets: &OffsetBuffer<O>,
+    values: &[u8],
+    validity: Option<&Bitmap>,
+) -> Result<()> {
     let start = offsets.first().as_usize();
     let end = offsets.last().as_usize();
-    let data = &values[start..end];
-    if simdutf8::basic::from_utf8(data).is_err() {
-        let err = std::str::from_utf8(data).expect_err("simdutf8 and std agree");
-        let bad = start + err.valid_up_to();
-        let i = offsets
-            .as_slice()
-            .partition_point(|o| o.as_usize() <= bad)
-            .saturating_sub(1);
-        return Err(Error::oos(format!(
-            "value {i} is not valid UTF-8 (byte {bad} of the values)"
-        )));
-    }
-    // Every offset must start a character: not a continuation byte 0b10xx_xxxx.
-    let is_continuation = |o: &O| values.get(o.as_usize()).is_some_and(|b| (*b as i8) < -64);
-    let any_bad = offsets
-        .as_slice()
-        .iter()
-        .fold(false, |acc, o| acc | is_continuation(o));
-    if any_bad {
-        let i = offsets
+    let whole_range_ok = simdutf8::basic::from_utf8(&values[start..end]).is_ok() && {
+        // An offset must start a character: not a continuation byte 0b10xx_xxxx.
+        let is_continuation = |o: &O| values.get(o.as_usize()).is_some_and(|b| (*b as i8) < -64);
+        !offsets
             .as_slice()
             .iter()
-            .position(is_continuation)
-            .expect("found above");
-        return Err(Error::oos(format!(
-            "offset {i} ({}) splits a UTF-8 character",
-            offsets.as_slice()[i].to_i64()
-        )));
+            .fold(false, |acc, o| acc | is_continuation(o))
+    };
+    if whole_range_ok {
+        return Ok(());
+    }
+    for i in 0..offsets.len() {
+        if validity.is_some_and(|v| !v.get(i)) {
+            continue;
+        }
+        let r = offsets.range(i);
+        let first = r.start;
+        if let Err(e) = std::str::from_utf8(&values[r]) {
+            return Err(Error::oos(format!(
+                "value {i} is not valid UTF-8 (byte {} of the values)",
+                first + e.valid_up_to()
+            )));
+        }
     }
     Ok(())
 }
 
 impl<O: Offset> GenericStringArray<O> {
     /// Builds the array, checking the offsets fit the values, the validity length, and that the
-    /// values are UTF-8 split at character boundaries (O(n), SIMD).
+    /// non-null values are UTF-8 (O(n), SIMD).
     pub fn try_new(
         offsets: OffsetBuffer<O>,
         values: Buffer<u8>,
         validity: Option<Bitmap>,
     ) -> Result<Self> {
         let inner = GenericBinaryArray::try_new(offsets, values, validity)?;
-        check_utf8(&inner.offsets, &inner.values)?;
+        check_utf8(&inner.offsets, &inner.values, inner.validity.as_ref())?;
         Ok(Self::wrap(inner))
     }
 
     /// Builds the array without the UTF-8 check (structural checks still run).
     ///
     /// # Safety
-    /// The values between the first and last offset must be valid UTF-8 and every offset must
-    /// be on a character boundary ([`GenericStringArray::value`] relies on it; full validation
-    /// checks it).
+    /// Every non-null value must be valid UTF-8 ([`GenericStringArray::value`] relies on it;
+    /// full validation checks it).
     pub unsafe fn new_unchecked_utf8(
         offsets: OffsetBuffer<O>,
         values: Buffer<u8>,
@@ -239,7 +241,11 @@ impl<O: Offset> GenericStringArray<O> {
 
     /// Re-checks the UTF-8 invariant (used by full validation).
     pub(crate) fn check_content(&self) -> Result<()> {
-        check_utf8(&self.inner.offsets, &self.inner.values)
+        check_utf8(
+            &self.inner.offsets,
+            &self.inner.values,
+            self.inner.validity.as_ref(),
+        )
     }
 
     /// The same data as a binary array.
@@ -290,13 +296,17 @@ impl<O: Offset> GenericStringArray<O> {
     pub fn values(&self) -> &Buffer<u8> {
         self.inner.values()
     }
-    /// Value `i` regardless of validity. Panics when out of bounds.
+    /// Value `i`; null slots read as `""` (their bytes are unspecified). Panics when out of
+    /// bounds.
     #[inline]
     pub fn value(&self, i: usize) -> &str {
+        if self.inner.is_null(i) {
+            return "";
+        }
         let bytes = self.inner.value(i);
-        // SAFETY: the type's invariant (checked by `try_new`/`check_utf8`, or promised by the
-        // caller of `new_unchecked_utf8`) is that the values between the first and last offset
-        // are UTF-8 and every offset is on a character boundary, so each value is UTF-8.
+        // SAFETY: slot `i` is not null (checked just above), and the type's invariant (checked
+        // by `try_new`/`check_utf8`, or promised by the caller of `new_unchecked_utf8`) is that
+        // every non-null value is UTF-8.
         unsafe { std::str::from_utf8_unchecked(bytes) }
     }
     /// Value `i`, `None` when null.

@@ -14,8 +14,8 @@
 //! constructors readers use.
 //!
 //! # Invariants `unsafe` code relies on
-//! - `GenericStringArray::value`: values between the first and last offset are UTF-8 and every
-//!   offset is on a character boundary (`check_utf8`).
+//! - `GenericStringArray::value`: every non-null value is UTF-8 (`check_utf8`); null slots
+//!   are never handed to `from_utf8_unchecked`.
 //! - `StringViewArray::value`: every non-null view is in bounds and UTF-8 (`check_views`).
 //! - `Buffer::as_slice`: the bytes are aligned for `T` and hold whole values (checked in
 //!   `Buffer::from_bytes`; not input-dependent afterwards).

@@ -398,19 +398,35 @@ where
     assert_eq!(good.get(0), Some("hé"));
     assert_valid(&Array::from(good));
 
-    let expected = "offset 1 (2) splits a UTF-8 character";
+    // Value 0 ends inside `é` (its bytes `68 c3` are not UTF-8).
+    let expected = "value 0 is not valid UTF-8 (byte 1 of the values)";
     let msg = err_text(GenericStringArray::<O>::try_new(
         offsets(&[0, 2, 6]),
         data(),
         None,
     ));
     assert_eq!(msg, expected);
-    // SAFETY: deliberately breaks the character-boundary precondition; the array is only
-    // passed to validation, never read through `value`.
+    // SAFETY: deliberately breaks the UTF-8 precondition; the array is only passed to
+    // validation, never read through `value`.
     let unchecked =
         unsafe { GenericStringArray::<O>::new_unchecked_utf8(offsets(&[0, 2, 6]), data(), None) }
             .unwrap();
     assert_eq!(full_only_err(&Array::from(unchecked)), expected);
+
+    // The same split between two null slots is allowed: null slots may hold any bytes (the
+    // format leaves them unspecified; pyarrow writes and accepts such data). They read as "".
+    let nulls = Some(Bitmap::from(&[false, false][..]));
+    let a = GenericStringArray::<O>::try_new(offsets(&[0, 2, 6]), data(), nulls.clone()).unwrap();
+    assert_eq!(a.value(0), "");
+    assert_valid(&Array::from(a));
+    // A split between a null slot and a valid one is still caught in the valid one.
+    let half = Some(Bitmap::from(&[false, true][..]));
+    let msg = err_text(GenericStringArray::<O>::try_new(
+        offsets(&[0, 2, 6]),
+        data(),
+        half,
+    ));
+    assert_eq!(msg, "value 1 is not valid UTF-8 (byte 2 of the values)");
 }
 
 #[test]

@@ -176,7 +176,7 @@ impl Walk<'_> {
             return GenericStringArray::try_new(offsets, data, validity);
         }
         // SAFETY: only with the `unsafe` `ReadOptions::with_trusted_input`, whose caller
-        // promised valid input (UTF-8 values, offsets on character boundaries).
+        // promised valid input (every non-null value UTF-8).
         unsafe { GenericStringArray::new_unchecked_utf8(offsets, data, validity) }
     }
 

@@ -6,5 +6,6 @@ mod ipc_gold;
 mod malformed;
 mod mutations;
 mod pyarrow_gold;
+mod pyarrow_written;
 mod spot_checks;
 mod types;

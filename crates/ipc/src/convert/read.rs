@@ -11,7 +11,8 @@ use std::sync::Arc;
 /// Deepest type nesting accepted from input (guards recursion on malicious metadata).
 pub const MAX_NESTING: usize = 64;
 
-/// Checks a message's metadata version: V4 and V5 are read; older and newer are rejected.
+/// Checks a message's metadata version: V4 and V5 are read; older, newer and negative
+/// (invalid) enum values are rejected.
 pub(crate) fn check_version(v: fb::MetadataVersion) -> Result<()> {
     match v {
         fb::MetadataVersion::V4 | fb::MetadataVersion::V5 => Ok(()),
@@ -21,9 +22,14 @@ pub(crate) fn check_version(v: fb::MetadataVersion) -> Result<()> {
                 v
             )))
         }
+        other if other.0 < 0 => Err(Error::oos(format!(
+            "invalid metadata version: enum value {} (V1 to V5 are 0 to 4)",
+            other.0
+        ))),
+        // Widened: `i16::MAX + 1` overflows.
         other => Err(Error::oos(format!(
             "metadata version {} is newer than V5, the newest this reader knows",
-            other.0 + 1
+            i32::from(other.0) + 1
         ))),
     }
 }

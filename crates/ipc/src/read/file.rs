@@ -144,7 +144,8 @@ impl<S: FileSource> FileReader<S> {
             .map_err(|e| Error::oos(format!("invalid footer flatbuffer: {e}")))?;
         // The footer's version is informational (some 0.14.1 gold files leave it at its
         // default, V1); the version of every message read is checked by `Message::try_new`.
-        if footer.version() > fb::MetadataVersion::V5 {
+        // Negative values are rejected too, so that `version()` is always 1 to 5.
+        if footer.version() > fb::MetadataVersion::V5 || footer.version().0 < 0 {
             check_version(footer.version())?;
         }
         let schema = footer

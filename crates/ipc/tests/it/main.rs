@@ -2,6 +2,7 @@
 
 mod read_common;
 mod read_fuzz;
+mod read_fuzz_regressions;
 mod read_gold;
 mod read_zero_copy;
 mod write_canon;

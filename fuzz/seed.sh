@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Seeds the fuzz corpora from the official arrow-testing IPC files (copied at run time; the
+# corpora are not committed: /fuzz/corpus is in .gitignore).
+#
+#   ./fuzz/seed.sh              # test data in ../shared/testdata (beside the repository)
+#   QUIVER_TEST_DATA=/path ./fuzz/seed.sh
+#
+# ipc_stream gets every integration *.stream file and the clusterfuzz-*/crash-* regression
+# files; ipc_file gets every integration *.arrow_file and the regression files too (mutations
+# of a stream are a cheap source of malformed files). Names are prefixed with the version
+# folder, since the same file name exists for several versions.
+set -euo pipefail
+
+fuzz_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_dir="$(dirname "$fuzz_dir")"
+data_dir="${QUIVER_TEST_DATA:-$repo_dir/../shared/testdata}"
+src="$data_dir/arrow-testing/data/arrow-ipc-stream"
+if [[ ! -d "$src" ]]; then
+    echo "seed.sh: $src not found (set QUIVER_TEST_DATA to the test data folder)" >&2
+    exit 1
+fi
+
+stream_corpus="$fuzz_dir/corpus/ipc_stream"
+file_corpus="$fuzz_dir/corpus/ipc_file"
+mkdir -p "$stream_corpus" "$file_corpus"
+
+streams=0 files=0 regressions=0
+for f in "$src"/integration/*/*.stream; do
+    [[ -f "$f" ]] || continue
+    install -m 644 "$f" "$stream_corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
+    streams=$((streams + 1))
+done
+for f in "$src"/integration/*/*.arrow_file; do
+    [[ -f "$f" ]] || continue
+    install -m 644 "$f" "$file_corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
+    files=$((files + 1))
+done
+for f in "$src"/clusterfuzz-* "$src"/crash-*; do
+    [[ -f "$f" ]] || continue
+    install -m 644 "$f" "$stream_corpus/"
+    install -m 644 "$f" "$file_corpus/"
+    regressions=$((regressions + 1))
+done
+
+echo "seeded $streams streams and $files files, plus $regressions regression inputs each:"
+echo "  $stream_corpus ($(ls "$stream_corpus" | wc -l) inputs)"
+echo "  $file_corpus ($(ls "$file_corpus" | wc -l) inputs)"

@@ -56,3 +56,32 @@ pub fn require_test_subdir(relative: &str) -> Result<Option<PathBuf>, String> {
         Err(format!("{} is missing from the test data", dir.display()))
     }
 }
+
+/// Where the Arrow IPC integration gold files live, relative to the test-data folder.
+pub const IPC_INTEGRATION: &str = "arrow-testing/data/arrow-ipc-stream/integration";
+
+/// Every gold case's `.json.gz` under [`IPC_INTEGRATION`] (one folder per version), sorted;
+/// `Ok(None)` when the test data is absent outside CI (see [`require_test_data`]).
+pub fn gold_json_cases() -> Result<Option<Vec<PathBuf>>, String> {
+    let Some(dir) = require_test_subdir(IPC_INTEGRATION)? else {
+        return Ok(None);
+    };
+    let mut cases = Vec::new();
+    let versions = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for version in versions {
+        let version = version.map_err(|e| e.to_string())?.path();
+        if !version.is_dir() {
+            continue;
+        }
+        for entry in
+            std::fs::read_dir(&version).map_err(|e| format!("{}: {e}", version.display()))?
+        {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.to_string_lossy().ends_with(".json.gz") {
+                cases.push(path);
+            }
+        }
+    }
+    cases.sort();
+    Ok(Some(cases))
+}

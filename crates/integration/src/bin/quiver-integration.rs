@@ -145,18 +145,6 @@ fn validate(json: &Path, arrow: &Path, verbose: bool) -> Result<()> {
     Ok(())
 }
 
-fn ipc_schema_of(json: &JsonFile) -> IpcSchema {
-    let mut schema = IpcSchema::new(json.schema.clone());
-    if !json.dictionaries.ids.is_empty() {
-        let mut ids = quiver_ipc::DictionaryFields::default();
-        for (path, id) in &json.dictionaries.ids {
-            ids.insert(path.clone(), *id);
-        }
-        schema.dictionaries = ids;
-    }
-    schema
-}
-
 /// Writes to a temporary file beside `path` and renames it into place on success.
 fn write_atomically(
     path: &Path,
@@ -189,7 +177,7 @@ fn write_atomically(
 
 fn json_to_arrow(json: &Path, arrow: &Path) -> Result<()> {
     let file = read_json_path(json).with_context(|| json.display().to_string())?;
-    let schema = ipc_schema_of(&file);
+    let schema = file.ipc_schema();
     write_atomically(arrow, |out| {
         let mut w = FileWriter::try_new(
             std::io::BufWriter::new(out),

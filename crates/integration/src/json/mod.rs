@@ -97,6 +97,22 @@ impl JsonFile {
     }
 }
 
+impl JsonFile {
+    /// The schema as an IPC writer needs it: the file's dictionary ids by field path (fresh
+    /// ids `0, 1, 2…` when the file names none), little-endian.
+    pub fn ipc_schema(&self) -> quiver_ipc::IpcSchema {
+        let mut schema = quiver_ipc::IpcSchema::new(self.schema.clone());
+        if !self.dictionaries.ids.is_empty() {
+            let mut ids = quiver_ipc::DictionaryFields::default();
+            for (path, id) in &self.dictionaries.ids {
+                ids.insert(path.clone(), *id);
+            }
+            schema.dictionaries = ids;
+        }
+        schema
+    }
+}
+
 /// Parses an integration JSON file.
 ///
 /// Errors: [`Error::OutOfSpec`] for malformed JSON or data, with the place in its context

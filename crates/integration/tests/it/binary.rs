@@ -1,7 +1,7 @@
 //! The `quiver-integration` binary, run as the Arrow integration harness runs it: every mode on
 //! every gold case, a mismatch report naming batch, column and index, and the exit codes.
 
-use quiver_integration::testdata::require_test_data;
+use quiver_integration::testdata::gold_json_cases;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -31,18 +31,7 @@ fn ok(out: &Output, what: &str) -> Result<(), String> {
 }
 
 fn gold_cases() -> Option<Vec<PathBuf>> {
-    let data = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
-    let dir = data.join("arrow-testing/data/arrow-ipc-stream/integration");
-    let mut jsons: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("integration dir")
-        .map(|v| v.expect("entry").path())
-        .filter(|v| v.is_dir())
-        .flat_map(|v| std::fs::read_dir(v).expect("version dir"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".json.gz"))
-        .collect();
-    jsons.sort();
-    Some(jsons)
+    gold_json_cases().unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn check_case(json: &Path, tmp: &Path) -> Result<(), String> {

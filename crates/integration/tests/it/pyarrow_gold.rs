@@ -2,11 +2,11 @@
 //! equals what pyarrow reads from the official gold file.
 
 use quiver_integration::read_json_path;
-use quiver_integration::testdata::require_test_data;
+use quiver_integration::testdata::gold_json_cases;
+use quiver_ipc::Codec;
 use quiver_ipc::write::{FileWriter, WriteOptions};
-use quiver_ipc::{Codec, DictionaryFields, IpcSchema};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// `python3` with pyarrow, or `None` (then the test skips, except under `CI=true`).
@@ -29,14 +29,7 @@ pub(crate) fn pyarrow_python() -> Option<&'static str> {
 
 fn write_ours(json: &Path, out: &Path, compression: Option<Codec>) -> Result<(), String> {
     let file = read_json_path(json).map_err(|e| e.to_string())?;
-    let mut schema = IpcSchema::new(file.schema.clone());
-    if !file.dictionaries.ids.is_empty() {
-        let mut ids = DictionaryFields::default();
-        for (path, id) in &file.dictionaries.ids {
-            ids.insert(path.clone(), *id);
-        }
-        schema.dictionaries = ids;
-    }
+    let schema = file.ipc_schema();
     let options = WriteOptions::default().with_compression(compression);
     let f = std::fs::File::create(out).map_err(|e| e.to_string())?;
     let mut w = FileWriter::try_new(std::io::BufWriter::new(f), schema, options)
@@ -52,26 +45,16 @@ fn write_ours(json: &Path, out: &Path, compression: Option<Codec>) -> Result<(),
 
 #[test]
 fn pyarrow_reads_our_files_equal_to_the_gold_files() {
-    let Some(data) = require_test_data().unwrap_or_else(|e| panic!("{e}")) else {
+    let Some(jsons) = gold_json_cases().unwrap_or_else(|e| panic!("{e}")) else {
         return;
     };
     let Some(python) = pyarrow_python() else {
         return;
     };
-    let dir = data.join("arrow-testing/data/arrow-ipc-stream/integration");
     let tmp = std::env::temp_dir().join(format!("quiver-pyarrow-gold-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let mut pairs = String::new();
     let mut errors = Vec::new();
-    let mut jsons: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("integration dir")
-        .map(|v| v.expect("entry").path())
-        .filter(|v| v.is_dir())
-        .flat_map(|v| std::fs::read_dir(v).expect("version dir"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".json.gz"))
-        .collect();
-    jsons.sort();
     for json in &jsons {
         let stem = json
             .file_name()

@@ -94,6 +94,10 @@ impl RecordBatch {
     pub fn num_rows(&self) -> usize {
         self.num_rows
     }
+    /// Bytes of buffer data the columns refer to ([`Array::buffer_bytes`] summed).
+    pub fn buffer_bytes(&self) -> usize {
+        self.columns.iter().map(Array::buffer_bytes).sum()
+    }
     /// Number of columns.
     pub fn num_columns(&self) -> usize {
         self.columns.len()

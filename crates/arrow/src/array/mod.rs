@@ -14,6 +14,7 @@ mod list_view;
 mod map;
 mod null;
 mod primitive;
+mod size;
 mod run_end;
 mod struct_;
 mod union;

@@ -3,7 +3,8 @@
 //! Layers (DESIGN.md §5): `fb` (flatc bindings, private) → [`convert`] (flatbuffer schema ↔
 //! [`quiver_arrow::Schema`], dictionary ids by field path) → [`message`] (encapsulated message
 //! framing) → [`compression`] (LZ4 frame / ZSTD body buffers) → [`read`](mod@read) / [`write`](mod@write) (record
-//! batches, dictionaries, streams and files).
+//! batches, dictionaries, streams and files). [`inspect`] shows the physical layout of files and
+//! streams without decoding arrays.
 
 #[allow(unreachable_pub, clippy::all)]
 #[rustfmt::skip]
@@ -11,6 +12,7 @@ mod fb;
 
 pub mod compression;
 pub mod convert;
+pub mod inspect;
 pub mod message;
 pub mod read;
 pub mod write;

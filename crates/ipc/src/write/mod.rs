@@ -28,7 +28,6 @@ mod common;
 mod dictionary;
 mod encode;
 mod file;
-mod inspect;
 mod normalize;
 mod stream;
 
@@ -36,8 +35,6 @@ pub use body::{BufferSpec, EncodedBatch, FieldNode};
 pub use dictionary::{DictionaryTracker, DictionaryUpdate};
 pub use encode::{encode_arrays, encode_record_batch};
 pub use file::FileWriter;
-#[doc(hidden)]
-pub use inspect::{FooterInfo, MessageInfo, inspect_footer, inspect_message};
 pub use stream::StreamWriter;
 
 use crate::compression::Codec;

@@ -1,5 +1,6 @@
 //! The integration test binary of quiver-ipc (one binary per crate to keep link time low).
 
+mod inspect;
 mod read_common;
 mod read_fuzz;
 mod read_fuzz_regressions;

@@ -7,7 +7,8 @@ use quiver_arrow::{
     Array, DataType, DictionaryArray, Error, Field, IntegerType, Metadata, RecordBatch, Schema,
     StringArray,
 };
-use quiver_ipc::write::{FileWriter, MessageInfo, StreamWriter, WriteOptions};
+use quiver_ipc::inspect::{MessageHeader, MessageInfo};
+use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
 use quiver_ipc::{DictionaryFields, Endianness, IpcSchema};
 use std::sync::Arc;
 
@@ -36,7 +37,7 @@ fn dictionary_messages(bytes: &[u8]) -> Vec<MessageInfo> {
     let (msgs, _) = messages(bytes, 0);
     msgs.into_iter()
         .map(|m| m.info)
-        .filter(|i| i.header != "Schema")
+        .filter(|i| i.header != MessageHeader::Schema)
         .collect()
 }
 
@@ -92,7 +93,7 @@ fn files_take_deltas_but_refuse_replacements() {
     // The failed write changed nothing: the file goes on and stays valid.
     w.write(&batch(&words(&["a", "b", "c", "d"]))).unwrap();
     let bytes = w.finish().unwrap();
-    let footer = quiver_ipc::write::inspect_footer(&bytes).unwrap();
+    let footer = quiver_ipc::inspect::inspect_file(&bytes).unwrap();
     assert_eq!(
         (footer.dictionaries.len(), footer.record_batches.len()),
         (3, 3)

@@ -8,11 +8,9 @@ use quiver_arrow::{
     RecordBatch, RunEndArray, Schema, StringArray, StringViewArray, UnionArray, UnionFields,
     UnionMode,
 };
+use quiver_ipc::inspect::{MessageHeader, MessageInfo, inspect_file, inspect_message};
 use quiver_ipc::message::{CONTINUATION, Prefix, parse_prefix};
-use quiver_ipc::write::{
-    FileWriter, MessageInfo, StreamWriter, WriteOptions, encode_record_batch, inspect_footer,
-    inspect_message,
-};
+use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions, encode_record_batch};
 use quiver_ipc::{Codec, IpcSchema};
 use std::sync::Arc;
 
@@ -93,10 +91,13 @@ fn int32_body_byte_for_byte() {
     let bytes = stream(&[one_column("i", int32_example())], WriteOptions::default());
     let (msgs, eos) = messages(&bytes, 0);
     assert_eq!(&bytes[eos..], &[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
-    assert_eq!(msgs[0].info.header, "Schema");
+    assert_eq!(msgs[0].info.header, MessageHeader::Schema);
     assert_eq!(msgs[0].info.version, 4, "metadata version V5");
     let m = &msgs[1];
-    assert_eq!((m.info.header.as_str(), m.info.length), ("RecordBatch", 5));
+    assert_eq!(
+        (m.info.header, m.info.length),
+        (MessageHeader::RecordBatch, 5)
+    );
     assert_eq!(m.info.nodes, vec![(5, 1)]);
     assert_eq!(m.info.buffers, vec![(0, 1), (8, 20)]);
     assert_eq!(m.info.compression, None);
@@ -438,21 +439,34 @@ fn file_footer_points_at_every_message() {
     w.set_footer_metadata(Metadata::from([("footer".into(), "yes".into())]));
     let bytes = w.finish().unwrap();
     assert_eq!(&bytes[..8], b"ARROW1\0\0");
-    let footer = inspect_footer(&bytes).unwrap();
+    let footer = inspect_file(&bytes).unwrap();
     assert_eq!(footer.version, 4);
     assert_eq!(footer.schema, IpcSchema::new(batch.schema().clone()));
     assert_eq!(footer.custom_metadata["footer"], "yes");
     let (msgs, eos) = messages(&bytes, 8);
     assert_eq!(&bytes[eos..eos + 4], &CONTINUATION.to_le_bytes());
-    let blocks = |kind: &str| -> Vec<(i64, i32, i64)> {
+    let blocks = |kind: MessageHeader| -> Vec<(i64, i32, i64)> {
         let m = msgs.iter().filter(|m| m.info.header == kind);
         m.map(|m| (m.offset as i64, m.metadata_len as i32, m.body.len() as i64))
             .collect()
     };
     // dict32, dict8_ordered, the items of list_of_dict, and nested_dict's outer and inner.
-    assert_eq!(footer.dictionaries, blocks("DictionaryBatch"));
+    let footer_blocks = |b: &[quiver_ipc::inspect::BlockInfo]| -> Vec<(i64, i32, i64)> {
+        let ok = |b: &quiver_ipc::inspect::BlockInfo| b.message.is_ok();
+        assert!(b.iter().all(ok), "{b:?}");
+        b.iter()
+            .map(|b| (b.offset, b.metadata_length, b.body_length))
+            .collect()
+    };
+    assert_eq!(
+        footer_blocks(&footer.dictionaries),
+        blocks(MessageHeader::DictionaryBatch)
+    );
     assert_eq!(footer.dictionaries.len(), 5);
-    assert_eq!(footer.record_batches, blocks("RecordBatch"));
+    assert_eq!(
+        footer_blocks(&footer.record_batches),
+        blocks(MessageHeader::RecordBatch)
+    );
     assert_eq!(footer.record_batches.len(), 2);
     assert_eq!(msgs.last().unwrap().info.custom_metadata["k"], "v");
 }

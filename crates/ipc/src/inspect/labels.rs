@@ -1,0 +1,251 @@
+//! Which field each node and buffer of a batch belongs to, by walking the schema in the
+//! order of the Arrow columnar format (DESIGN.md §5; the table is in `read/decode.rs`).
+
+use super::{MessageHeader, MessageInfo};
+use crate::convert::{IpcSchema, ipc_children};
+use quiver_arrow::{DataType, Error, Result, Schema, UnionMode};
+
+/// What a buffer holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferRole {
+    /// The validity bitmap.
+    Validity,
+    /// Fixed-width values (or the value bits of a boolean).
+    Values,
+    /// Dictionary indices.
+    Indices,
+    /// Offsets (variable-size binary, lists, list views, dense unions).
+    Offsets,
+    /// List-view sizes.
+    Sizes,
+    /// The bytes of variable-size binary or strings.
+    Data,
+    /// The views of a binary or string view.
+    Views,
+    /// Variadic data buffer `k` of a binary or string view.
+    VariadicData(usize),
+    /// Union type ids.
+    TypeIds,
+}
+
+impl std::fmt::Display for BufferRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BufferRole::Validity => f.write_str("validity"),
+            BufferRole::Values => f.write_str("values"),
+            BufferRole::Indices => f.write_str("indices"),
+            BufferRole::Offsets => f.write_str("offsets"),
+            BufferRole::Sizes => f.write_str("sizes"),
+            BufferRole::Data => f.write_str("data"),
+            BufferRole::Views => f.write_str("views"),
+            BufferRole::VariadicData(k) => write!(f, "data[{k}]"),
+            BufferRole::TypeIds => f.write_str("type ids"),
+        }
+    }
+}
+
+/// One buffer of a batch, labelled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferLabel {
+    /// Index of the buffer in the message.
+    pub index: usize,
+    /// What it holds.
+    pub role: BufferRole,
+    /// Offset in the body.
+    pub offset: i64,
+    /// Length in the body (compressed length, prefix included, when the body is compressed).
+    pub length: i64,
+    /// Compressed bodies: the declared uncompressed length (`-1`: stored raw), when known.
+    pub uncompressed_length: Option<i64>,
+}
+
+/// One field node of a batch and its buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldLayout {
+    /// Field names from the root, joined by `.`.
+    pub path: String,
+    /// Nesting depth (0 for a column or a dictionary's values).
+    pub depth: usize,
+    /// The field's type.
+    pub data_type: DataType,
+    /// Node length.
+    pub length: i64,
+    /// Node null count.
+    pub null_count: i64,
+    /// The field's buffers, in order.
+    pub buffers: Vec<BufferLabel>,
+}
+
+/// The field nodes and buffers of a record or dictionary batch, labelled with the field they
+/// belong to, in pre-order. A dictionary batch is labelled with the value type of the first
+/// field using its id. Other messages have none. Fails when the message does not have the
+/// nodes, buffers and variadic counts the schema needs.
+pub fn label_buffers(schema: &IpcSchema, info: &MessageInfo) -> Result<Vec<FieldLayout>> {
+    let mut walk = Labeler {
+        info,
+        v4_unions: info.version < 4,
+        next_node: 0,
+        next_buffer: 0,
+        next_variadic: 0,
+        out: Vec::new(),
+    };
+    match info.header {
+        MessageHeader::RecordBatch => {
+            for f in schema.schema.fields.iter() {
+                walk.field(f.name().to_string(), 0, f.data_type())?;
+            }
+        }
+        MessageHeader::DictionaryBatch => {
+            let id = info.dictionary_id.unwrap_or_default();
+            let types = schema.dictionaries.value_types(&schema.schema)?;
+            let (value, path) = types.get(&id).ok_or_else(|| {
+                Error::oos(format!("no field of the schema has dictionary id {id}"))
+            })?;
+            walk.field(path_name(&schema.schema, path), 0, value)?;
+        }
+        _ => return Ok(Vec::new()),
+    }
+    walk.finish()
+}
+
+/// The names along a field path, joined by `.`.
+fn path_name(schema: &Schema, path: &[usize]) -> String {
+    let mut names = Vec::with_capacity(path.len());
+    let mut children = schema.fields.to_vec();
+    for &i in path {
+        let Some(f) = children.get(i).cloned() else {
+            break;
+        };
+        names.push(f.name().to_string());
+        children = ipc_children(f.data_type());
+    }
+    names.join(".")
+}
+
+/// The buffers a field of type `dt` has, before any variadic buffers.
+fn roles(dt: &DataType, v4_unions: bool) -> Vec<BufferRole> {
+    use BufferRole as R;
+    match dt {
+        DataType::Null | DataType::RunEndEncoded(..) => vec![],
+        DataType::Struct(_) | DataType::FixedSizeList(..) => vec![R::Validity],
+        DataType::Binary | DataType::LargeBinary | DataType::Utf8 | DataType::LargeUtf8 => {
+            vec![R::Validity, R::Offsets, R::Data]
+        }
+        DataType::List(_) | DataType::LargeList(_) | DataType::Map(..) => {
+            vec![R::Validity, R::Offsets]
+        }
+        DataType::ListView(_) | DataType::LargeListView(_) => {
+            vec![R::Validity, R::Offsets, R::Sizes]
+        }
+        DataType::BinaryView | DataType::Utf8View => vec![R::Validity, R::Views],
+        DataType::Union(_, mode) => {
+            let mut r = if v4_unions { vec![R::Validity] } else { vec![] };
+            r.push(R::TypeIds);
+            if *mode == UnionMode::Dense {
+                r.push(R::Offsets);
+            }
+            r
+        }
+        DataType::Dictionary { .. } => vec![R::Validity, R::Indices],
+        _ => vec![R::Validity, R::Values],
+    }
+}
+
+/// The walk over one message's nodes, buffers and variadic counts.
+struct Labeler<'a> {
+    info: &'a MessageInfo,
+    v4_unions: bool,
+    next_node: usize,
+    next_buffer: usize,
+    next_variadic: usize,
+    out: Vec<FieldLayout>,
+}
+
+impl Labeler<'_> {
+    /// Labels the field at `path` and its children.
+    fn field(&mut self, path: String, depth: usize, dt: &DataType) -> Result<()> {
+        let i = self.next_node;
+        let &(length, null_count) = self
+            .info
+            .nodes
+            .get(i)
+            .ok_or_else(|| Error::oos(format!("field {path}: field node {i} is missing")))?;
+        self.next_node += 1;
+        let mut buffers = Vec::new();
+        for role in roles(dt, self.v4_unions) {
+            buffers.push(self.buffer(role, &path)?);
+        }
+        if matches!(dt, DataType::BinaryView | DataType::Utf8View) {
+            self.variadic(&path, &mut buffers)?;
+        }
+        self.out.push(FieldLayout {
+            path: path.clone(),
+            depth,
+            data_type: dt.clone(),
+            length,
+            null_count,
+            buffers,
+        });
+        for c in dt.children() {
+            self.field(format!("{path}.{}", c.name()), depth + 1, c.data_type())?;
+        }
+        Ok(())
+    }
+
+    /// The data buffers of a view field, as many as its variadic count says.
+    fn variadic(&mut self, path: &str, buffers: &mut Vec<BufferLabel>) -> Result<()> {
+        let k = self.next_variadic;
+        let &count = self.info.variadic_counts.get(k).ok_or_else(|| {
+            Error::oos(format!(
+                "field {path}: variadic buffer count {k} is missing"
+            ))
+        })?;
+        self.next_variadic += 1;
+        let available = self.info.buffers.len().saturating_sub(self.next_buffer);
+        let n = usize::try_from(count).ok().filter(|&n| n <= available);
+        let n = n.ok_or_else(|| {
+            Error::oos(format!(
+                "field {path}: variadic buffer count {count}, but {available} buffers are left"
+            ))
+        })?;
+        for j in 0..n {
+            buffers.push(self.buffer(BufferRole::VariadicData(j), path)?);
+        }
+        Ok(())
+    }
+
+    /// The next buffer, labelled `role`.
+    fn buffer(&mut self, role: BufferRole, path: &str) -> Result<BufferLabel> {
+        let index = self.next_buffer;
+        let &(offset, length) = self.info.buffers.get(index).ok_or_else(|| {
+            Error::oos(format!("field {path}: buffer {index} ({role}) is missing"))
+        })?;
+        self.next_buffer += 1;
+        Ok(BufferLabel {
+            index,
+            role,
+            offset,
+            length,
+            uncompressed_length: self.info.uncompressed_lengths.get(index).copied().flatten(),
+        })
+    }
+
+    /// The labels, after checking that every node, buffer and variadic count was used.
+    fn finish(self) -> Result<Vec<FieldLayout>> {
+        let info = self.info;
+        let used = (self.next_node, self.next_buffer, self.next_variadic);
+        let have = (
+            info.nodes.len(),
+            info.buffers.len(),
+            info.variadic_counts.len(),
+        );
+        if used != have {
+            return Err(Error::oos(format!(
+                "the schema uses {} field nodes, {} buffers and {} variadic counts but the \
+                 message has {}, {} and {}",
+                used.0, used.1, used.2, have.0, have.1, have.2
+            )));
+        }
+        Ok(self.out)
+    }
+}

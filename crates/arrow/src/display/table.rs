@@ -16,8 +16,9 @@ use std::fmt::Write;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableOptions {
     /// Fit every line into this many characters by narrowing the widest columns and
-    /// truncating their cells with `…` (columns keep at least one character each, so a very
-    /// small width with many columns can still be exceeded).
+    /// truncating their cells with `…`. When the columns cannot all keep 8 characters (or
+    /// their full content, if shorter), the table shows its first columns and a `…` column, and
+    /// a last line names the columns left out. A width too small for even that is exceeded.
     pub max_width: Option<usize>,
     /// Show at most this many rows; a line under the table says how many were left out.
     pub max_rows: Option<usize>,
@@ -159,25 +160,15 @@ impl Table {
                 *w = (*w).max(cell.chars().count());
             }
         }
+        let shown = max_width.map_or(widths.len(), |max| columns_that_fit(&widths, max));
+        if shown < widths.len() {
+            return self.render_first(shown, max_width);
+        }
         if let Some(max) = max_width {
             fit(&mut widths, max);
         }
-        let mut border = String::from("+");
-        for w in &widths {
-            border.extend(std::iter::repeat_n('-', w + 2));
-            border.push('+');
-        }
         let mut out = String::new();
-        out.push_str(&border);
-        out.push('\n');
-        write_row(&mut out, &self.header, &widths);
-        out.push_str(&border);
-        out.push('\n');
-        for row in &self.rows {
-            write_row(&mut out, row, &widths);
-        }
-        out.push_str(&border);
-        out.push('\n');
+        write_table(&mut out, &self.header, &self.rows, &widths);
         if self.omitted > 0 {
             let s = if self.omitted == 1 { "" } else { "s" };
             // Writing into a `String` cannot fail.
@@ -185,6 +176,82 @@ impl Table {
         }
         out
     }
+
+    /// The table cut to its first `shown` columns plus a `…` column, and a last line naming
+    /// the columns left out.
+    fn render_first(&self, shown: usize, max_width: Option<usize>) -> String {
+        let cut = |cells: &[String]| {
+            let mut v = cells[..shown].to_vec();
+            v.push("…".to_string());
+            v
+        };
+        let cut_table = Table {
+            header: cut(&self.header),
+            rows: self.rows.iter().map(|r| cut(r)).collect(),
+            max_rows: self.max_rows,
+            omitted: self.omitted,
+        };
+        let mut out = cut_table.render(max_width);
+        let hidden = &self.header[shown..];
+        let n = hidden.len();
+        let mut line = format!(
+            "… {n} more column{}: {}",
+            if n == 1 { "" } else { "s" },
+            hidden.join(", ")
+        );
+        if let Some(max) = max_width {
+            if line.chars().count() > max {
+                line = line.chars().take(max.saturating_sub(1)).collect();
+                line.push('…');
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+}
+
+/// Columns narrower than this (or than their content) are not shown; the table is cut
+/// instead.
+const MIN_COLUMN_WIDTH: usize = 8;
+
+/// How many leading columns fit in `max` characters when each keeps
+/// `min(content, MIN_COLUMN_WIDTH)` characters, leaving room for a one-character `…` column
+/// when some are cut. At least one.
+fn columns_that_fit(widths: &[usize], max: usize) -> usize {
+    let cost = |w: usize| w.min(MIN_COLUMN_WIDTH) + 3;
+    if widths.iter().map(|&w| cost(w)).sum::<usize>() < max {
+        return widths.len();
+    }
+    let mut used = 1 + cost(1);
+    let mut k = 0;
+    for &w in widths {
+        if used + cost(w) > max {
+            break;
+        }
+        used += cost(w);
+        k += 1;
+    }
+    k.max(1)
+}
+
+/// The border, header, rows and border of a table with these column widths.
+fn write_table(out: &mut String, header: &[String], rows: &[Vec<String>], widths: &[usize]) {
+    let mut border = String::from("+");
+    for w in widths {
+        border.extend(std::iter::repeat_n('-', w + 2));
+        border.push('+');
+    }
+    out.push_str(&border);
+    out.push('\n');
+    write_row(out, header, widths);
+    out.push_str(&border);
+    out.push('\n');
+    for row in rows {
+        write_row(out, row, widths);
+    }
+    out.push_str(&border);
+    out.push('\n');
 }
 
 /// One `| a | b |` line, cells truncated with `…` and padded to `widths`.

@@ -493,18 +493,20 @@ fn table_width_limit_truncates_widest_columns() {
     let out = pretty_format_batches_with(std::slice::from_ref(&batch), &opts);
     assert_eq!(out, expected);
     assert!(out.lines().all(|l| l.chars().count() <= 20));
-    // Too narrow for anything: every column keeps one character.
+    // Too narrow for both columns: the first is shown, then a marker and the names of the
+    // columns left out.
     let opts = TableOptions {
-        max_width: Some(3),
+        max_width: Some(12),
         max_rows: None,
     };
     let expected = "\
-+---+---+
-| … | … |
-+---+---+
-| 1 | … |
-| … | … |
-+---+---+
++----+---+
+| id | … |
++----+---+
+| 1  | … |
+| 22 | … |
++----+---+
+… 1 more co…
 ";
     assert_eq!(pretty_format_batches_with(&[batch], &opts), expected);
 }

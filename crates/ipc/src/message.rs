@@ -97,7 +97,7 @@ impl Message {
     /// header type, and that `body` has the declared length.
     pub fn try_new(metadata: Bytes, body: Bytes) -> Result<Self> {
         let m = flatbuffers::root_with_opts::<fb::Message>(&verifier_options(), &metadata)
-            .map_err(|e| Error::oos(format!("invalid message metadata flatbuffer: {e}")))?;
+            .map_err(|e| flatbuffer_error("message metadata", &e))?;
         check_version(m.version())?;
         let kind = match m.header_type() {
             fb::MessageHeader::Schema => MessageKind::Schema,
@@ -132,7 +132,7 @@ impl Message {
     /// The body length a metadata flatbuffer declares (verifying it), before the body is read.
     pub fn declared_body_length(metadata: &[u8]) -> Result<usize> {
         let m = flatbuffers::root_with_opts::<fb::Message>(&verifier_options(), metadata)
-            .map_err(|e| Error::oos(format!("invalid message metadata flatbuffer: {e}")))?;
+            .map_err(|e| flatbuffer_error("message metadata", &e))?;
         usize::try_from(m.bodyLength())
             .map_err(|_| Error::oos(format!("negative body length {}", m.bodyLength())))
     }
@@ -455,4 +455,16 @@ mod tests {
         );
         assert!(parse_prefix(&[0xff, 0xff, 0xff, 0xff, 0xf0, 0xff, 0xff, 0xff]).is_err());
     }
+}
+
+/// An error for a flatbuffer that failed verification, on one line (the verifier's trace of
+/// enclosing tables is joined with commas).
+pub(crate) fn flatbuffer_error(what: &str, e: &flatbuffers::InvalidFlatbuffer) -> Error {
+    let text = e.to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    Error::oos(format!("invalid {what} flatbuffer: {}", parts.join(", ")))
 }

@@ -58,7 +58,7 @@ pub fn inspect_file(bytes: &[u8]) -> Result<FileLayout> {
     let range = footer_range(bytes)?;
     let footer =
         flatbuffers::root_with_opts::<fb::Footer>(&verifier_options(), &bytes[range.clone()])
-            .map_err(|e| Error::oos(format!("invalid footer flatbuffer: {e}")))?;
+            .map_err(|e| crate::message::flatbuffer_error("footer", &e))?;
     let schema = footer
         .schema()
         .ok_or_else(|| Error::oos("the footer has no schema"))

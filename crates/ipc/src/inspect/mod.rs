@@ -164,7 +164,7 @@ pub fn inspect_message(metadata: &[u8]) -> Result<MessageInfo> {
 /// [`inspect_message`], also returning the verified flatbuffer.
 fn parse_message(metadata: &[u8]) -> Result<(fb::Message<'_>, MessageInfo)> {
     let m = flatbuffers::root_with_opts::<fb::Message>(&verifier_options(), metadata)
-        .map_err(|e| Error::oos(format!("invalid message flatbuffer: {e}")))?;
+        .map_err(|e| crate::message::flatbuffer_error("message", &e))?;
     let mut info = MessageInfo {
         version: m.version().0,
         header: m.header_type().into(),

@@ -141,7 +141,7 @@ impl<S: FileSource> FileReader<S> {
             .map_err(|_| Error::oos("footer larger than memory"))?;
         let footer_bytes = source.read_range(footer_start, len)?;
         let footer = flatbuffers::root_with_opts::<fb::Footer>(&verifier_options(), &footer_bytes)
-            .map_err(|e| Error::oos(format!("invalid footer flatbuffer: {e}")))?;
+            .map_err(|e| crate::message::flatbuffer_error("footer", &e))?;
         // The footer's version is informational (some 0.14.1 gold files leave it at its
         // default, V1); the version of every message read is checked by `Message::try_new`.
         // Negative values are rejected too, so that `version()` is always 1 to 5.
@@ -162,9 +162,12 @@ impl<S: FileSource> FileReader<S> {
                 })
                 .collect::<Result<Vec<_>>>()
         };
+        let dictionary_blocks = blocks(footer.dictionaries(), "dictionary")?;
+        let batch_blocks = blocks(footer.recordBatches(), "record batch")?;
+        check_disjoint(&dictionary_blocks, &batch_blocks)?;
         Ok(FileReader {
-            dictionary_blocks: blocks(footer.dictionaries(), "dictionary")?,
-            batch_blocks: blocks(footer.recordBatches(), "record batch")?,
+            dictionary_blocks,
+            batch_blocks,
             metadata: metadata_from_fb(footer.custom_metadata()),
             version: footer.version(),
             schema,
@@ -321,6 +324,33 @@ fn check_block(b: &fb::Block, footer_start: u64) -> Result<Block> {
             "block at offset {offset} with metadata length {meta} and body length {body} is \
              outside bytes [{HEAD}..{footer_start}) of the file"
         ))),
+    }
+}
+
+/// Checks that no two footer blocks share bytes (a footer listing one block many times would
+/// make the reader decode it again and again, e.g. apply one delta dictionary repeatedly).
+fn check_disjoint(dictionaries: &[Block], batches: &[Block]) -> Result<()> {
+    // (start, end, kind, index): ends cannot overflow (checked by `check_block`).
+    let span = |kind: &'static str| {
+        move |(i, b): (usize, &Block)| {
+            let end = b.offset + b.meta_len as u64 + b.body_len as u64;
+            (b.offset, end, kind, i)
+        }
+    };
+    let mut spans: Vec<_> = dictionaries
+        .iter()
+        .enumerate()
+        .map(span("dictionary"))
+        .collect();
+    spans.extend(batches.iter().enumerate().map(span("record batch")));
+    spans.sort_unstable();
+    // Sorted by start, some two blocks overlap exactly when two neighbours do.
+    match spans.windows(2).find(|w| w[1].0 < w[0].1) {
+        Some([(s0, e0, k0, i0), (s1, e1, k1, i1)]) => Err(Error::oos(format!(
+            "footer {k0} block {i0} (bytes [{s0}..{e0})) and {k1} block {i1} (bytes \
+             [{s1}..{e1})) overlap; blocks may not repeat or overlap"
+        ))),
+        _ => Ok(()),
     }
 }
 

@@ -1,0 +1,288 @@
+//! The JSON writer (JSON Lines or one JSON array).
+
+use crate::types::format_data_type;
+use crate::value::{BinaryText, write_text};
+use quiver_arrow::{Array, DataType, Error, RecordBatch, Result, Schema};
+use std::io::Write;
+
+/// The layout of [`JsonWriter`]'s output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonFormat {
+    /// One object per row, each on its own line (JSON Lines).
+    Lines,
+    /// One JSON array of objects: `[`, rows separated by `,\n`, `]` (valid JSON even with no
+    /// rows).
+    Array,
+}
+
+/// Flush to the inner writer when the buffer grows beyond this.
+const FLUSH_AT: usize = 1 << 16;
+
+/// Writes record batches as JSON (value forms in the [module docs](super)).
+///
+/// ```
+/// use quiver_text::json::{JsonWriter, JsonFormat};
+/// use quiver_arrow::{Array, PrimitiveArray, StringArray, RecordBatch, Schema, Field, DataType};
+/// let schema = Schema::new(vec![Field::new("id", DataType::Int32, true), Field::new("s", DataType::Utf8, true)]);
+/// let batch = RecordBatch::try_new(schema.clone().into(), vec![
+///     Array::from(PrimitiveArray::<i32>::from_options([Some(1), None])),
+///     Array::from(StringArray::from_options([Some("a\"b"), Some("x")])),
+/// ]).unwrap();
+/// let mut w = JsonWriter::try_new(Vec::new(), &schema, JsonFormat::Lines).unwrap();
+/// w.write(&batch).unwrap();
+/// let text = String::from_utf8(w.finish().unwrap()).unwrap();
+/// assert_eq!(text, "{\"id\":1,\"s\":\"a\\\"b\"}\n{\"id\":null,\"s\":\"x\"}\n");
+/// ```
+pub struct JsonWriter<W: Write> {
+    w: W,
+    schema: Schema,
+    format: JsonFormat,
+    /// Escaped `"name":` of each column.
+    keys: Vec<Vec<u8>>,
+    buf: Vec<u8>,
+    scratch: Vec<u8>,
+    rows: u64,
+}
+
+impl<W: Write> JsonWriter<W> {
+    /// A writer for batches of `schema`; every type can be written.
+    pub fn try_new(w: W, schema: &Schema, format: JsonFormat) -> Result<Self> {
+        let keys = schema
+            .fields
+            .iter()
+            .map(|f| {
+                let mut k = Vec::new();
+                escape(&mut k, f.name().as_bytes());
+                k.push(b':');
+                k
+            })
+            .collect();
+        let mut buf = Vec::with_capacity(FLUSH_AT + 1024);
+        if format == JsonFormat::Array {
+            buf.push(b'[');
+        }
+        Ok(JsonWriter {
+            w,
+            schema: schema.clone(),
+            format,
+            keys,
+            buf,
+            scratch: Vec::new(),
+            rows: 0,
+        })
+    }
+
+    /// Writes the rows of `batch`, whose column types must be the schema's.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        check_batch(&self.schema, batch)?;
+        for row in 0..batch.num_rows() {
+            if self.format == JsonFormat::Array && self.rows > 0 {
+                self.buf.extend_from_slice(b",\n");
+            }
+            self.buf.push(b'{');
+            for (c, (key, col)) in self.keys.iter().zip(batch.columns()).enumerate() {
+                if c > 0 {
+                    self.buf.push(b',');
+                }
+                self.buf.extend_from_slice(key);
+                value(&mut self.buf, &mut self.scratch, col, row);
+            }
+            self.buf.push(b'}');
+            if self.format == JsonFormat::Lines {
+                self.buf.push(b'\n');
+            }
+            self.rows += 1;
+            if self.buf.len() >= FLUSH_AT {
+                self.w.write_all(&self.buf)?;
+                self.buf.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered (and the closing `]` of [`JsonFormat::Array`]), flushes and
+    /// returns the inner writer.
+    pub fn finish(mut self) -> Result<W> {
+        if self.format == JsonFormat::Array {
+            self.buf.extend_from_slice(b"]\n");
+        }
+        self.w.write_all(&self.buf)?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+fn check_batch(schema: &Schema, batch: &RecordBatch) -> Result<()> {
+    if batch.num_columns() != schema.fields.len() {
+        return Err(Error::invalid(format!(
+            "the batch has {} columns, the JSON writer's schema {}",
+            batch.num_columns(),
+            schema.fields.len()
+        )));
+    }
+    for (f, c) in schema.fields.iter().zip(batch.columns()) {
+        if c.data_type() != f.data_type() {
+            return Err(Error::invalid(format!(
+                "column {:?} has type {} in the batch but {} in the writer's schema",
+                f.name(),
+                format_data_type(c.data_type()),
+                format_data_type(f.data_type())
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Appends `bytes` as a JSON string (quoted, escaped).
+fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        if esc.is_empty() {
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 15)]);
+        } else {
+            out.extend_from_slice(esc);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Whether values of `dt` are written as bare JSON numbers.
+fn is_number(dt: &DataType) -> bool {
+    dt.is_integer() || matches!(dt, DataType::Duration(_))
+}
+
+/// Slot `i` of `a` as JSON.
+fn value(out: &mut Vec<u8>, scratch: &mut Vec<u8>, a: &Array, i: usize) {
+    if !matches!(a, Array::Union(_) | Array::Dictionary(_)) && a.is_null(i) {
+        out.extend_from_slice(b"null");
+        return;
+    }
+    match a {
+        Array::Null(_) => out.extend_from_slice(b"null"),
+        Array::Boolean(x) => out.extend_from_slice(if x.value(i) { b"true" } else { b"false" }),
+        Array::F16(x) if x.value(i).is_finite() => write_text(out, a, i, BinaryText::Hex),
+        Array::F32(x) if x.value(i).is_finite() => write_text(out, a, i, BinaryText::Hex),
+        Array::F64(x) if x.value(i).is_finite() => write_text(out, a, i, BinaryText::Hex),
+        Array::List(_)
+        | Array::LargeList(_)
+        | Array::ListView(_)
+        | Array::LargeListView(_)
+        | Array::FixedSizeList(_)
+        | Array::Struct(_)
+        | Array::Map(_)
+        | Array::Union(_)
+        | Array::Dictionary(_)
+        | Array::RunEndEncoded(_) => nested(out, scratch, a, i),
+        _ if is_number(a.data_type()) => write_text(out, a, i, BinaryText::Hex),
+        _ => {
+            scratch.clear();
+            write_text(scratch, a, i, BinaryText::Hex);
+            escape(out, scratch);
+        }
+    }
+}
+
+fn nested(out: &mut Vec<u8>, scratch: &mut Vec<u8>, a: &Array, i: usize) {
+    match a {
+        Array::List(x) => items(out, scratch, x.values(), x.offsets().range(i)),
+        Array::LargeList(x) => items(out, scratch, x.values(), x.offsets().range(i)),
+        Array::ListView(x) => {
+            let start = x.offsets()[i].max(0) as usize;
+            items(
+                out,
+                scratch,
+                x.values(),
+                start..start + x.sizes()[i].max(0) as usize,
+            )
+        }
+        Array::LargeListView(x) => {
+            let start = x.offsets()[i].max(0) as usize;
+            items(
+                out,
+                scratch,
+                x.values(),
+                start..start + x.sizes()[i].max(0) as usize,
+            )
+        }
+        Array::FixedSizeList(x) => {
+            items(out, scratch, x.values(), i * x.size()..(i + 1) * x.size())
+        }
+        Array::Struct(x) => {
+            out.push(b'{');
+            for (n, (f, c)) in x.fields().iter().zip(x.columns()).enumerate() {
+                if n > 0 {
+                    out.push(b',');
+                }
+                escape(out, f.name().as_bytes());
+                out.push(b':');
+                value(out, scratch, c, i);
+            }
+            out.push(b'}');
+        }
+        Array::Map(m) => map(out, scratch, m, i),
+        Array::Union(u) => {
+            let (c, offset) = (u.child_index(i), u.value_offset(i));
+            value(out, scratch, &u.children()[c], offset);
+        }
+        Array::Dictionary(d) => match d.key(i) {
+            Some(k) if k < d.values().len() => value(out, scratch, d.values(), k),
+            _ => out.extend_from_slice(b"null"),
+        },
+        Array::RunEndEncoded(r) => value(out, scratch, r.values(), r.physical_index(i)),
+        _ => out.extend_from_slice(b"null"),
+    }
+}
+
+fn items(out: &mut Vec<u8>, scratch: &mut Vec<u8>, child: &Array, range: std::ops::Range<usize>) {
+    out.push(b'[');
+    for (n, k) in range.enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        value(out, scratch, child, k);
+    }
+    out.push(b']');
+}
+
+fn map(out: &mut Vec<u8>, scratch: &mut Vec<u8>, m: &quiver_arrow::MapArray, i: usize) {
+    let (keys, values) = (m.keys(), m.values());
+    let string_keys = matches!(
+        keys.data_type(),
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    );
+    out.push(if string_keys { b'{' } else { b'[' });
+    for (n, k) in m.offsets().range(i).enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        if string_keys {
+            value(out, scratch, keys, k);
+            out.push(b':');
+        } else {
+            out.extend_from_slice(b"{\"key\":");
+            value(out, scratch, keys, k);
+            out.extend_from_slice(b",\"value\":");
+        }
+        value(out, scratch, values, k);
+        if !string_keys {
+            out.push(b'}');
+        }
+    }
+    out.push(if string_keys { b'}' } else { b']' });
+}

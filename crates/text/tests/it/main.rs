@@ -1,0 +1,7 @@
+//! Integration tests of quiver-text: CSV, JSON Lines, round trips and pyarrow comparisons.
+
+mod csv;
+mod json;
+mod pyarrow;
+mod roundtrip;
+mod util;

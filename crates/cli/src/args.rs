@@ -1,0 +1,247 @@
+//! Command-line arguments (clap derive).
+
+use crate::format::Format;
+use crate::generate::Dataset;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Look inside, convert, scan and validate Arrow IPC files and streams, CSV and JSON Lines.
+///
+/// Formats are taken from file extensions: .arrow .feather .ipc (IPC file), .arrows (IPC
+/// stream), .csv .tsv, .jsonl .ndjson (JSON Lines), .json (JSON array, output only). Arrow
+/// input is also recognised by its first bytes. Use - for standard input or output.
+///
+/// Exit codes: 0 success, 1 data or I/O error, 2 usage error.
+#[derive(Debug, Parser)]
+#[command(name = "quiver", version, max_term_width = 100)]
+pub struct Cli {
+    /// Never show progress bars.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the schema: fields, types, nullability, dictionary ids, extension types, metadata.
+    #[command(after_help = "Example:\n  quiver schema data.arrow")]
+    Schema(InputArgs),
+    /// Print the first rows as a table.
+    #[command(after_help = "Example:\n  quiver head data.arrow -n 5")]
+    Head(HeadArgs),
+    /// Print rows as a table, CSV, JSON Lines or JSON.
+    #[command(
+        after_help = "Examples:\n  quiver cat data.arrow --columns id,name --offset 100 --limit 20\n  quiver cat data.arrows --format jsonl > data.jsonl"
+    )]
+    Cat(CatArgs),
+    /// Show the physical layout: footer blocks, batches, buffers, compression, dictionaries.
+    #[command(after_help = "Example:\n  quiver meta data.arrow --verbose")]
+    Meta(MetaArgs),
+    /// Convert between Arrow IPC file, Arrow IPC stream, CSV and JSON Lines.
+    #[command(
+        after_help = "Examples:\n  quiver convert data.csv data.arrow --compression zstd\n  quiver convert data.arrow - --to csv | head\n  cat data.jsonl | quiver convert - out.arrows --from jsonl\n  quiver convert data.csv out.arrow --schema 'id:int64, price:decimal128(15,2), day:date32'"
+    )]
+    Convert(ConvertArgs),
+    /// Read and decode every selected value with full validation; report the speed.
+    #[command(
+        after_help = "Example:\n  quiver scan data.arrow --columns l_orderkey,l_comment --threads 2"
+    )]
+    Scan(ScanArgs),
+    /// Fully validate a file: exit 0 when valid, 1 with a report of each problem.
+    #[command(after_help = "Example:\n  quiver validate data.arrow")]
+    Validate(InputArgs),
+    /// Write a deterministic synthetic data set (TPC-H lineitem-like, or nested).
+    #[command(
+        after_help = "Examples:\n  quiver generate lineitem --rows 6000000 -o lineitem.arrow\n  quiver generate nested --rows 1000 -o nested.jsonl"
+    )]
+    Generate(GenerateArgs),
+}
+
+/// An input file.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// The input file (- for standard input).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How to read text inputs.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ReadArgs {
+    /// Input format, when the extension does not say.
+    #[arg(long, value_enum)]
+    pub from: Option<Format>,
+    /// CSV field delimiter (one character; `\t` for tab).
+    #[arg(long, value_name = "CHAR")]
+    pub delimiter: Option<String>,
+    /// The CSV input has no header line (columns are named f0, f1, …).
+    #[arg(long)]
+    pub no_header: bool,
+    /// Rows sampled to infer CSV / JSON types.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub infer_rows: usize,
+    /// Explicit schema for CSV / JSON input instead of inference, e.g.
+    /// 'id:int64, name:utf8, price:decimal128(15,2), ts:timestamp[us, tz=UTC]'.
+    #[arg(long, value_name = "SPEC", conflicts_with = "schema_from")]
+    pub schema: Option<String>,
+    /// Take the schema for CSV / JSON input from an Arrow IPC file or stream.
+    #[arg(long, value_name = "FILE")]
+    pub schema_from: Option<PathBuf>,
+    /// Rows per batch read from CSV / JSON (set from `--batch-size` where there is one).
+    #[arg(skip)]
+    pub batch_size: Option<usize>,
+}
+
+/// `head`.
+#[derive(Debug, Args)]
+pub struct HeadArgs {
+    /// The input file (- for standard input).
+    pub file: PathBuf,
+    /// Number of rows.
+    #[arg(short = 'n', long = "rows", default_value_t = 10)]
+    pub rows: usize,
+    #[command(flatten)]
+    pub view: ViewArgs,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// `cat`.
+#[derive(Debug, Args)]
+pub struct CatArgs {
+    /// The input file (- for standard input).
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CatFormat::Table)]
+    pub format: CatFormat,
+    /// Print at most this many rows.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Skip this many rows first.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    #[command(flatten)]
+    pub view: ViewArgs,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// Column selection and table width.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ViewArgs {
+    /// Only these columns, in this order (comma-separated names).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub columns: Option<Vec<String>>,
+    /// Fit tables into this many characters (default: the terminal's width when standard
+    /// output is a terminal; no limit otherwise).
+    #[arg(long, value_name = "N")]
+    pub width: Option<usize>,
+}
+
+/// `cat --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CatFormat {
+    /// A text table.
+    Table,
+    /// CSV with a header.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+    /// One JSON array of objects.
+    Json,
+}
+
+/// `meta`.
+#[derive(Debug, Args)]
+pub struct MetaArgs {
+    /// The Arrow IPC file or stream (- for standard input).
+    pub file: PathBuf,
+    /// List every batch's field nodes and buffers.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+/// Output options shared by `convert` and `generate`.
+#[derive(Debug, Args, Clone)]
+pub struct WriteArgs {
+    /// Output format, when the extension does not say.
+    #[arg(long, value_enum)]
+    pub to: Option<Format>,
+    /// Buffer compression for Arrow IPC output.
+    #[arg(long, value_enum, default_value_t = Compression::None)]
+    pub compression: Compression,
+    /// Rows per output batch.
+    #[arg(long, value_name = "N")]
+    pub batch_size: Option<usize>,
+    /// CSV output delimiter (one character; `\t` for tab).
+    #[arg(long = "out-delimiter", value_name = "CHAR")]
+    pub out_delimiter: Option<String>,
+}
+
+/// `--compression`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Compression {
+    /// Uncompressed buffers.
+    None,
+    /// LZ4 frame.
+    Lz4,
+    /// Zstandard.
+    Zstd,
+}
+
+/// `convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The input file (- for standard input).
+    pub input: PathBuf,
+    /// The output file (- for standard output).
+    pub output: PathBuf,
+    /// Only these columns, in this order (comma-separated names).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub columns: Option<Vec<String>>,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+/// `scan`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// The input file (- for standard input).
+    pub file: PathBuf,
+    /// Only these columns (comma-separated names).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub columns: Option<Vec<String>>,
+    /// Decoding threads for Arrow IPC files (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Print the result as one JSON object (for scripts and benchmarks).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Which data set.
+    #[arg(value_enum)]
+    pub dataset: Dataset,
+    /// Number of rows.
+    #[arg(long, value_name = "N")]
+    pub rows: u64,
+    /// The output file (- for standard output; format from the extension or --to).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Seed of the pseudo-random generator (same seed, same data).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}

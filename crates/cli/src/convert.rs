@@ -1,0 +1,213 @@
+//! `quiver convert` and `quiver generate`: batches from a source into a sink, a batch at a
+//! time, into a temporary file renamed into place on success.
+
+use crate::args::{ConvertArgs, GenerateArgs, WriteArgs};
+use crate::generate;
+use crate::output::Output;
+use crate::progress::Progress;
+use crate::sink::{Sink, check_write_args, output_format};
+use crate::source::{Input, Position};
+use anyhow::{Context, Result};
+use quiver_arrow::compute::concat;
+use quiver_arrow::{Array, RecordBatch, SchemaRef};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Runs `quiver convert`.
+pub fn run(a: &ConvertArgs, quiet: bool) -> Result<ExitCode> {
+    let to = output_format(&a.output, a.write.to)?;
+    check_write_args(to, &a.write)?;
+    let mut read = a.read.clone();
+    read.batch_size = a.write.batch_size;
+    let mut input = Input::open(&a.input, &read, a.columns.as_deref())?;
+    let mut writer = Writer::start(&a.output, input.schema(), &a.write, to)?;
+    let mut progress = Progress::new(quiet, "converting");
+    while let Some(b) = input.next_batch()? {
+        writer.write(b)?;
+        progress.update(input.position());
+    }
+    writer.commit()?;
+    progress.finish();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `quiver generate`: batches are generated on a second thread while this one writes.
+pub fn run_generate(a: &GenerateArgs, quiet: bool) -> Result<ExitCode> {
+    let to = output_format(&a.output, a.write.to)?;
+    check_write_args(to, &a.write)?;
+    let batch_size = a.write.batch_size.unwrap_or(65_536);
+    let schema = a.dataset.schema();
+    let mut writer = Writer::start(&a.output, &schema, &a.write, to)?;
+    let total = a.rows.div_ceil(batch_size as u64);
+    let mut progress = Progress::new(quiet, "generating");
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
+    let (dataset, rows, seed) = (a.dataset, a.rows, a.seed);
+    let producer = std::thread::spawn(move || {
+        for b in generate::batches(dataset, rows, batch_size, seed) {
+            if tx.send(b).is_err() {
+                break;
+            }
+        }
+    });
+    let mut done = 0;
+    let result = rx.iter().try_for_each(|b| {
+        writer.write(b.context("generating data")?)?;
+        done += 1;
+        progress.update(Position::Batches(done, total));
+        anyhow::Ok(())
+    });
+    drop(rx);
+    let _ = producer.join();
+    result?;
+    writer.commit()?;
+    progress.finish();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An output being written: the sink, its temporary file and the rechunker.
+struct Writer {
+    output: Output,
+    sink: Sink,
+    chunks: Rechunker,
+}
+
+impl Writer {
+    fn start(
+        path: &Path,
+        schema: &SchemaRef,
+        args: &WriteArgs,
+        to: crate::format::Format,
+    ) -> Result<Writer> {
+        let output = Output::create(path)?;
+        let sink = Sink::create(to, output.writer()?, schema, args, path)
+            .with_context(|| output.label().to_string())?;
+        Ok(Writer {
+            output,
+            sink,
+            chunks: Rechunker::new(args.batch_size),
+        })
+    }
+
+    fn write(&mut self, batch: RecordBatch) -> Result<()> {
+        for piece in self.chunks.push(batch)? {
+            let label = self.output.label();
+            self.sink.write(&piece).with_context(|| label.to_string())?;
+        }
+        Ok(())
+    }
+
+    fn commit(mut self) -> Result<()> {
+        let label = self.output.label().to_string();
+        if let Some(last) = self.chunks.finish()? {
+            self.sink.write(&last).with_context(|| label.clone())?;
+        }
+        self.sink.finish().with_context(|| label.clone())?;
+        self.output.commit()
+    }
+}
+
+/// Cuts and joins batches to a fixed number of rows (slices are zero-copy; only batches
+/// smaller than the target are concatenated).
+struct Rechunker {
+    size: Option<usize>,
+    pending: Vec<RecordBatch>,
+    pending_rows: usize,
+}
+
+impl Rechunker {
+    fn new(size: Option<usize>) -> Self {
+        Rechunker {
+            size,
+            pending: Vec::new(),
+            pending_rows: 0,
+        }
+    }
+
+    fn push(&mut self, b: RecordBatch) -> Result<Vec<RecordBatch>> {
+        let Some(size) = self.size else {
+            return Ok(vec![b]);
+        };
+        let mut out = Vec::new();
+        let mut offset = 0;
+        while offset < b.num_rows() {
+            let avail = b.num_rows() - offset;
+            if self.pending.is_empty() && avail >= size {
+                out.push(b.slice(offset, size));
+                offset += size;
+                continue;
+            }
+            let take = avail.min(size - self.pending_rows);
+            self.pending.push(b.slice(offset, take));
+            self.pending_rows += take;
+            offset += take;
+            if self.pending_rows == size {
+                out.extend(self.flush()?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn finish(&mut self) -> Result<Option<RecordBatch>> {
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<Option<RecordBatch>> {
+        if self.pending.is_empty() {
+            return Ok(None);
+        }
+        let parts = std::mem::take(&mut self.pending);
+        self.pending_rows = 0;
+        if parts.len() == 1 {
+            return Ok(parts.into_iter().next());
+        }
+        let schema = parts[0].schema().clone();
+        let columns = (0..schema.fields.len())
+            .map(|c| {
+                let arrays: Vec<&Array> = parts.iter().map(|p| p.column(c)).collect();
+                concat(&arrays)
+            })
+            .collect::<quiver_arrow::Result<Vec<_>>>()?;
+        Ok(Some(RecordBatch::try_new(schema, columns)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quiver_arrow::{DataType, Field, PrimitiveArray, Schema};
+    use std::sync::Arc;
+
+    fn batch(start: i64, n: i64) -> RecordBatch {
+        let schema = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, false)]));
+        let values: Vec<i64> = (start..start + n).collect();
+        RecordBatch::try_new(
+            schema,
+            vec![Array::from(PrimitiveArray::<i64>::new(values))],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn rechunker_cuts_and_joins_in_order() {
+        let mut r = Rechunker::new(Some(4));
+        let mut out = Vec::new();
+        for (s, n) in [(0, 3), (3, 10), (13, 1), (14, 0), (14, 2)] {
+            out.extend(r.push(batch(s, n)).unwrap());
+        }
+        out.extend(r.finish().unwrap());
+        let sizes: Vec<usize> = out.iter().map(RecordBatch::num_rows).collect();
+        assert_eq!(sizes, [4, 4, 4, 4]);
+        let all: Vec<i64> = out
+            .iter()
+            .flat_map(|b| {
+                b.column(0)
+                    .as_primitive::<i64>()
+                    .unwrap()
+                    .values()
+                    .as_slice()
+                    .to_vec()
+            })
+            .collect();
+        assert_eq!(all, (0..16).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,257 @@
+//! `quiver scan`: read and decode every selected value with full validation, and report rows,
+//! bytes, time and throughput. Arrow IPC files are decoded by several threads, each taking
+//! every n-th record batch from the same memory map.
+
+use crate::args::ScanArgs;
+use crate::progress::Progress;
+use crate::source::{Input, Position};
+use anyhow::{Context, Result};
+use bytes::Bytes;
+use quiver_arrow::{RecordBatch, ValidationLevel};
+use quiver_ipc::read::FileReader;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What a scan counted.
+#[derive(Debug, Default, Clone, Copy)]
+struct Totals {
+    batches: u64,
+    rows: u64,
+    bytes: u64,
+}
+
+impl Totals {
+    fn add(&mut self, b: &RecordBatch) {
+        self.batches += 1;
+        self.rows += b.num_rows() as u64;
+        self.bytes += b.buffer_bytes() as u64;
+    }
+    fn merge(&mut self, o: Totals) {
+        self.batches += o.batches;
+        self.rows += o.rows;
+        self.bytes += o.bytes;
+    }
+}
+
+/// Runs `quiver scan`.
+pub fn run(a: &ScanArgs, quiet: bool) -> Result<ExitCode> {
+    let threads = match a.threads {
+        Some(0) => crate::usage!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let start = Instant::now();
+    let mut input = Input::open(&a.file, &a.read, a.columns.as_deref())?;
+    let mut progress = Progress::new(quiet, "scanning");
+    let (totals, used) = match input.ipc_file_parts() {
+        Some(parts) if threads > 1 && parts.2 > 1 => {
+            let used = threads.min(parts.2);
+            (parallel(parts, used, &mut progress, &input.label)?, used)
+        }
+        _ => (sequential(&mut input, &mut progress)?, 1),
+    };
+    let elapsed = start.elapsed();
+    progress.finish();
+    let report = Report {
+        input: &input,
+        totals,
+        threads: used,
+        elapsed,
+    };
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", report.json())?;
+    } else {
+        write!(out, "{}", report.text())?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn sequential(input: &mut Input, progress: &mut Progress) -> Result<Totals> {
+    let mut t = Totals::default();
+    // Arrow readers validate every batch in full as they decode it; batches built from text
+    // are validated here so that every input gets the same check.
+    let check = !input.format.is_arrow();
+    while let Some(b) = input.next_batch()? {
+        if check {
+            b.validate(ValidationLevel::Full)
+                .with_context(|| input.label.clone())?;
+        }
+        t.add(&b);
+        progress.update(input.position());
+    }
+    Ok(t)
+}
+
+/// Decodes the batches of an IPC file on `threads` threads (batch i on thread i % threads).
+fn parallel(
+    (bytes, projection, n): (Bytes, Option<Vec<usize>>, usize),
+    threads: usize,
+    progress: &mut Progress,
+    label: &str,
+) -> Result<Totals> {
+    let done = AtomicU64::new(0);
+    let results: Vec<Result<Totals>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (bytes, projection, done) = (bytes.clone(), projection.as_deref(), &done);
+                s.spawn(move || worker(bytes, projection, t, threads, n, done))
+            })
+            .collect();
+        while !handles.iter().all(|h| h.is_finished()) {
+            progress.update(Position::Batches(done.load(Ordering::Relaxed), n as u64));
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a decoding thread failed")))
+            })
+            .collect()
+    });
+    let mut total = Totals::default();
+    for r in results {
+        total.merge(r.with_context(|| label.to_string())?);
+    }
+    Ok(total)
+}
+
+fn worker(
+    bytes: Bytes,
+    projection: Option<&[usize]>,
+    first: usize,
+    step: usize,
+    n: usize,
+    done: &AtomicU64,
+) -> Result<Totals> {
+    let mut reader = FileReader::from_bytes(bytes)?;
+    let mut t = Totals::default();
+    for i in (first..n).step_by(step) {
+        let b = reader
+            .batch(i)
+            .with_context(|| format!("record batch {i}"))?;
+        let b = match projection {
+            Some(p) => b.project(p)?,
+            None => b,
+        };
+        t.add(&b);
+        done.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(t)
+}
+
+/// The scan result, as text or JSON.
+struct Report<'a> {
+    input: &'a Input,
+    totals: Totals,
+    threads: usize,
+    elapsed: Duration,
+}
+
+impl Report<'_> {
+    fn seconds(&self) -> f64 {
+        self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    fn text(&self) -> String {
+        let t = &self.totals;
+        let secs = self.seconds();
+        format!(
+            "{}: {}, {} batch{}, {} rows, {} columns\n\
+             decoded {} in {:.3} s: {:.1} MB/s, {:.2} M rows/s ({} thread{}, full validation)\n",
+            self.input.label,
+            self.input.format.describe(),
+            group(t.batches),
+            if t.batches == 1 { "" } else { "es" },
+            group(t.rows),
+            self.input.schema().fields.len(),
+            human_bytes(t.bytes),
+            secs,
+            t.bytes as f64 / 1e6 / secs,
+            t.rows as f64 / 1e6 / secs,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+        )
+    }
+
+    fn json(&self) -> String {
+        let t = &self.totals;
+        let secs = self.seconds();
+        format!(
+            "{{\"file\":{},\"format\":\"{}\",\"batches\":{},\"rows\":{},\"columns\":{},\
+             \"bytes\":{},\"seconds\":{:.6},\"mb_per_s\":{:.3},\"threads\":{}}}",
+            json_string(&self.input.label),
+            self.input.format.describe(),
+            t.batches,
+            t.rows,
+            self.input.schema().fields.len(),
+            t.bytes,
+            secs,
+            t.bytes as f64 / 1e6 / secs,
+            self.threads
+        )
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `1234567` as `1,234,567`.
+pub fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Bytes in decimal units (`905.3 MB`).
+pub fn human_bytes(n: u64) -> String {
+    let units = ["bytes", "kB", "MB", "GB", "TB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1000.0 && u + 1 < units.len() {
+        v /= 1000.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_formatting() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(6_000_000), "6,000,000");
+        assert_eq!(human_bytes(999), "999 bytes");
+        assert_eq!(human_bytes(905_300_000), "905.3 MB");
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+}

@@ -1,0 +1,120 @@
+//! Writing batches in any output format.
+
+use crate::args::{Compression, WriteArgs};
+use crate::format::{Format, default_delimiter, parse_delimiter};
+use anyhow::Result;
+use quiver_arrow::{RecordBatch, SchemaRef};
+use quiver_ipc::Codec;
+use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
+use quiver_text::csv::{CsvWriteOptions, CsvWriter};
+use quiver_text::json::{JsonFormat, JsonWriter};
+use std::io::Write;
+use std::path::Path;
+
+type Out = Box<dyn Write + Send>;
+
+/// A writer of batches in one of the output formats (writers are boxed: their sizes differ a
+/// lot, and there is one per output).
+pub enum Sink {
+    /// Arrow IPC file.
+    File(Box<FileWriter<Out>>),
+    /// Arrow IPC stream.
+    Stream(Box<StreamWriter<Out>>),
+    /// CSV.
+    Csv(Box<CsvWriter<Out>>),
+    /// JSON Lines or a JSON array.
+    Json(JsonWriter<Out>),
+}
+
+/// The output format for `path`: `--to`, else the extension; a usage error otherwise.
+pub fn output_format(path: &Path, to: Option<Format>) -> Result<Format> {
+    if let Some(f) = to {
+        return Ok(f);
+    }
+    if crate::source::is_stdio(path) {
+        crate::usage!("writing to standard output needs --to arrow|arrows|csv|jsonl|json");
+    }
+    match Format::from_path(path) {
+        Some(f) => Ok(f),
+        None => crate::usage!(
+            "{}: cannot tell the output format from the extension; use .arrow, .arrows, .csv, \
+             .jsonl or .json, or pass --to",
+            path.display()
+        ),
+    }
+}
+
+/// Checks options that only some formats take.
+pub fn check_write_args(format: Format, args: &WriteArgs) -> Result<()> {
+    if args.compression != Compression::None && !format.is_arrow() {
+        crate::usage!(
+            "--compression applies to Arrow IPC output, not {}",
+            format.describe()
+        );
+    }
+    if args.out_delimiter.is_some() && format != Format::Csv {
+        crate::usage!("--out-delimiter applies to CSV output only");
+    }
+    if args.batch_size == Some(0) {
+        crate::usage!("--batch-size must be at least 1");
+    }
+    Ok(())
+}
+
+impl Sink {
+    /// Starts writing `schema` as `format` to `w`.
+    pub fn create(
+        format: Format,
+        w: Out,
+        schema: &SchemaRef,
+        args: &WriteArgs,
+        path: &Path,
+    ) -> Result<Sink> {
+        let codec = match args.compression {
+            Compression::None => None,
+            Compression::Lz4 => Some(Codec::Lz4Frame),
+            Compression::Zstd => Some(Codec::Zstd),
+        };
+        let ipc = WriteOptions::new().with_compression(codec);
+        Ok(match format {
+            Format::Arrow => Sink::File(Box::new(FileWriter::try_new(w, schema, ipc)?)),
+            Format::Arrows => Sink::Stream(Box::new(StreamWriter::try_new(w, schema, ipc)?)),
+            Format::Csv => {
+                let delimiter = match &args.out_delimiter {
+                    Some(d) => parse_delimiter(d)?,
+                    None => default_delimiter(path),
+                };
+                let options = CsvWriteOptions {
+                    delimiter,
+                    header: true,
+                };
+                Sink::Csv(Box::new(CsvWriter::try_new(w, schema, options)?))
+            }
+            Format::Jsonl => Sink::Json(JsonWriter::try_new(w, schema, JsonFormat::Lines)?),
+            Format::Json => Sink::Json(JsonWriter::try_new(w, schema, JsonFormat::Array)?),
+        })
+    }
+
+    /// Writes one batch.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        match self {
+            Sink::File(w) => w.write(batch)?,
+            Sink::Stream(w) => w.write(batch)?,
+            Sink::Csv(w) => w.write(batch)?,
+            Sink::Json(w) => w.write(batch)?,
+        }
+        Ok(())
+    }
+
+    /// Ends the output (footer, end-of-stream marker, closing bracket) and flushes it.
+    pub fn finish(self) -> Result<()> {
+        let mut w = match self {
+            Sink::File(w) => w.finish()?,
+            Sink::Stream(w) => w.finish()?,
+            Sink::Csv(w) => w.finish()?,
+            Sink::Json(w) => w.finish()?,
+        };
+        w.flush()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,382 @@
+//! Opening inputs: Arrow IPC files (memory-mapped, zero-copy), IPC streams, CSV and JSON
+//! Lines, from a path or standard input, as one batch source.
+
+use crate::args::ReadArgs;
+use crate::format::{Format, default_delimiter, parse_delimiter};
+use anyhow::{Context, Result};
+use bytes::Bytes;
+use quiver_arrow::{RecordBatch, SchemaRef};
+use quiver_ipc::IpcSchema;
+use quiver_ipc::read::{FileReader, StreamReader};
+use quiver_text::csv::{CsvReadOptions, CsvReader};
+use quiver_text::json::{JsonReadOptions, JsonReader};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where reading has got to, for progress bars.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// Bytes read of a known total (`None` when the total is unknown, as for stdin).
+    Bytes(u64, Option<u64>),
+    /// Batches read of a known count.
+    Batches(u64, u64),
+}
+
+/// An opened input: its name for messages, its format, and the batches.
+pub struct Input {
+    /// The path as given, or `<stdin>`.
+    pub label: String,
+    /// The format read.
+    pub format: Format,
+    reader: Reader,
+    /// Column indices kept (`None`: all).
+    projection: Option<Vec<usize>>,
+    schema: SchemaRef,
+    bytes_read: Arc<AtomicU64>,
+    total_bytes: Option<u64>,
+}
+
+enum Reader {
+    File {
+        reader: FileReader,
+        next: usize,
+        bytes: Bytes,
+    },
+    Stream(StreamReader<Box<dyn Read + Send>>),
+    Csv(CsvReader<Box<dyn Read + Send>>),
+    Json(JsonReader<Box<dyn BufRead + Send>>),
+}
+
+/// Counts the bytes that pass through, for progress.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The label used in messages for a path argument.
+pub fn label_of(path: &Path) -> String {
+    if is_stdio(path) {
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// True for the `-` argument.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads a whole input into memory (memory-mapped for files).
+pub fn read_all(path: &Path) -> Result<(Bytes, String)> {
+    let label = label_of(path);
+    let bytes = if is_stdio(path) {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut v)
+            .context("<stdin>")?;
+        Bytes::from(v)
+    } else {
+        map_file(path).with_context(|| label.clone())?
+    };
+    Ok((bytes, label))
+}
+
+/// Memory-maps a file (empty files become empty bytes).
+fn map_file(path: &Path) -> Result<Bytes> {
+    let file = File::open(path)?;
+    if file.metadata()?.len() == 0 {
+        return Ok(Bytes::new());
+    }
+    // SAFETY: the map is read-only and private to this process. Another process truncating or
+    // rewriting the file while quiver runs would change the bytes under us (or fault); quiver
+    // treats every byte as untrusted and validates it, and that external race is the usual,
+    // documented caveat of memory-mapped tools.
+    let map = unsafe { memmap2::Mmap::map(&file)? };
+    Ok(Bytes::from_owner(map))
+}
+
+impl Input {
+    /// Opens `path` (or stdin for `-`) with the read options; `columns` selects columns by
+    /// name.
+    pub fn open(path: &Path, args: &ReadArgs, columns: Option<&[String]>) -> Result<Input> {
+        let label = label_of(path);
+        let mut input = open_reader(path, args, &label).with_context(|| label.clone())?;
+        if let Some(names) = columns {
+            input.projection = Some(project(&input.schema, names, &label)?);
+            let indices = input.projection.as_deref().unwrap_or_default();
+            input.schema = Arc::new(input.schema.project(indices)?);
+        }
+        Ok(input)
+    }
+
+    /// The schema of the batches returned (after column selection).
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// The IPC schema (with dictionary ids) of Arrow inputs, before column selection.
+    pub fn ipc_schema(&self) -> Option<&IpcSchema> {
+        match &self.reader {
+            Reader::File { reader, .. } => Some(reader.ipc_schema()),
+            Reader::Stream(s) => Some(s.ipc_schema()),
+            _ => None,
+        }
+    }
+
+    /// The next batch, or `None` at the end.
+    pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let batch = self.next_raw().with_context(|| self.label.clone())?;
+        match (batch, &self.projection) {
+            (Some(b), Some(p)) => Ok(Some(b.project(p)?)),
+            (b, _) => Ok(b),
+        }
+    }
+
+    fn next_raw(&mut self) -> Result<Option<RecordBatch>> {
+        Ok(match &mut self.reader {
+            Reader::File { reader, next, .. } => {
+                if *next >= reader.num_batches() {
+                    return Ok(None);
+                }
+                let i = *next;
+                *next += 1;
+                Some(
+                    reader
+                        .batch(i)
+                        .with_context(|| format!("record batch {i}"))?,
+                )
+            }
+            Reader::Stream(s) => s.next_batch()?,
+            Reader::Csv(c) => c.next_batch()?,
+            Reader::Json(j) => j.next_batch()?,
+        })
+    }
+
+    /// True when reading can go on after a batch failed to decode (the batches of an IPC
+    /// file are found through its footer, independently of each other).
+    pub fn resumes_after_error(&self) -> bool {
+        matches!(self.reader, Reader::File { .. })
+    }
+
+    /// How far reading has got.
+    pub fn position(&self) -> Position {
+        match &self.reader {
+            Reader::File { reader, next, .. } => {
+                Position::Batches(*next as u64, reader.num_batches() as u64)
+            }
+            _ => Position::Bytes(self.bytes_read.load(Ordering::Relaxed), self.total_bytes),
+        }
+    }
+
+    /// For Arrow IPC files: the file's bytes and the column projection, so that other
+    /// threads can open their own readers over the same memory.
+    pub fn ipc_file_parts(&self) -> Option<(Bytes, Option<Vec<usize>>, usize)> {
+        match &self.reader {
+            Reader::File { reader, bytes, .. } => {
+                Some((bytes.clone(), self.projection.clone(), reader.num_batches()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Column indices for names, or a usage error listing the columns there are.
+pub fn project(schema: &SchemaRef, names: &[String], label: &str) -> Result<Vec<usize>> {
+    names
+        .iter()
+        .map(|n| match schema.fields.index_of(n) {
+            Some(i) => Ok(i),
+            None => {
+                let all: Vec<&str> = schema.fields.iter().map(|f| f.name()).collect();
+                crate::usage!(
+                    "{label}: no column named {n:?} (columns: {})",
+                    all.join(", ")
+                )
+            }
+        })
+        .collect()
+}
+
+fn open_reader(path: &Path, args: &ReadArgs, label: &str) -> Result<Input> {
+    let counter = Arc::new(AtomicU64::new(0));
+    let (format, raw, total): (Format, Box<dyn BufRead + Send>, Option<u64>) = if is_stdio(path) {
+        let mut r = BufReader::with_capacity(1 << 20, std::io::stdin());
+        let format = match args
+            .from
+            .or_else(|| r.fill_buf().ok().and_then(Format::sniff))
+        {
+            Some(f) => f,
+            None => crate::usage!(
+                "cannot tell the format of standard input; pass --from arrow|arrows|csv|jsonl"
+            ),
+        };
+        (format, Box::new(r), None)
+    } else {
+        let format = detect(path, args, label)?;
+        if format == Format::Arrow {
+            let bytes = map_file(path)?;
+            return file_input(bytes, label, counter);
+        }
+        let file = File::open(path)?;
+        let total = file.metadata().ok().map(|m| m.len());
+        (
+            format,
+            Box::new(BufReader::with_capacity(1 << 20, file)),
+            total,
+        )
+    };
+    let counted = Counting {
+        inner: raw,
+        count: counter.clone(),
+    };
+    let reader = text_or_stream(format, counted, args, path)?;
+    let schema = match &reader {
+        Reader::File { reader, .. } => reader.schema().clone(),
+        Reader::Stream(s) => s.schema().clone(),
+        Reader::Csv(c) => c.schema().clone(),
+        Reader::Json(j) => j.schema().clone(),
+    };
+    Ok(Input {
+        label: label.into(),
+        format,
+        reader,
+        projection: None,
+        schema,
+        bytes_read: counter,
+        total_bytes: total,
+    })
+}
+
+/// An IPC file read from memory (stdin) or a map.
+fn file_input(bytes: Bytes, label: &str, counter: Arc<AtomicU64>) -> Result<Input> {
+    let total = bytes.len() as u64;
+    let reader = FileReader::from_bytes(bytes.clone())?;
+    Ok(Input {
+        label: label.into(),
+        format: Format::Arrow,
+        schema: reader.schema().clone(),
+        reader: Reader::File {
+            reader,
+            next: 0,
+            bytes,
+        },
+        projection: None,
+        bytes_read: counter,
+        total_bytes: Some(total),
+    })
+}
+
+fn text_or_stream(
+    format: Format,
+    counted: Counting<Box<dyn BufRead + Send>>,
+    args: &ReadArgs,
+    path: &Path,
+) -> Result<Reader> {
+    Ok(match format {
+        Format::Arrow => {
+            let mut v = Vec::new();
+            BufReader::new(counted).read_to_end(&mut v)?;
+            let bytes = Bytes::from(v);
+            let reader = FileReader::from_bytes(bytes.clone())?;
+            Reader::File {
+                reader,
+                next: 0,
+                bytes,
+            }
+        }
+        Format::Arrows => Reader::Stream(StreamReader::try_new(
+            Box::new(counted) as Box<dyn Read + Send>
+        )?),
+        Format::Csv => Reader::Csv(CsvReader::try_new(
+            Box::new(counted) as Box<dyn Read + Send>,
+            csv_options(args, path)?,
+        )?),
+        Format::Jsonl | Format::Json => Reader::Json(JsonReader::try_new(
+            Box::new(BufReader::with_capacity(1 << 16, counted)) as Box<dyn BufRead + Send>,
+            json_options(args)?,
+        )?),
+    })
+}
+
+/// The input format: `--from`, else the file's first bytes for Arrow data, else the extension.
+fn detect(path: &Path, args: &ReadArgs, label: &str) -> Result<Format> {
+    if let Some(f) = args.from {
+        return Ok(f);
+    }
+    let mut head = [0u8; 8];
+    let mut file = File::open(path)?;
+    let n = read_up_to(&mut file, &mut head)?;
+    if let Some(f) = Format::sniff(&head[..n]) {
+        return Ok(f);
+    }
+    match Format::from_path(path) {
+        Some(f) => Ok(f),
+        None => crate::usage!(
+            "{label}: cannot tell the format from the extension; pass --from arrow|arrows|csv|jsonl"
+        ),
+    }
+}
+
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
+fn explicit_schema(args: &ReadArgs) -> Result<Option<SchemaRef>> {
+    if let Some(spec) = &args.schema {
+        return match quiver_text::parse_schema(spec) {
+            Ok(s) => Ok(Some(Arc::new(s))),
+            Err(e) => crate::usage!("--schema: {e}"),
+        };
+    }
+    if let Some(path) = &args.schema_from {
+        let input = Input::open(path, &ReadArgs::default(), None)
+            .with_context(|| "--schema-from".to_string())?;
+        return Ok(Some(input.schema().clone()));
+    }
+    Ok(None)
+}
+
+fn csv_options(args: &ReadArgs, path: &Path) -> Result<CsvReadOptions> {
+    let delimiter = match &args.delimiter {
+        Some(d) => parse_delimiter(d)?,
+        None => default_delimiter(path),
+    };
+    let defaults = CsvReadOptions::default();
+    Ok(CsvReadOptions {
+        delimiter,
+        has_header: !args.no_header,
+        infer_rows: args.infer_rows.max(1),
+        schema: explicit_schema(args)?,
+        batch_size: args.batch_size.unwrap_or(defaults.batch_size),
+        ..defaults
+    })
+}
+
+fn json_options(args: &ReadArgs) -> Result<JsonReadOptions> {
+    let defaults = JsonReadOptions::default();
+    Ok(JsonReadOptions {
+        infer_rows: args.infer_rows.max(1),
+        schema: explicit_schema(args)?,
+        batch_size: args.batch_size.unwrap_or(defaults.batch_size),
+    })
+}

@@ -1,0 +1,79 @@
+//! `quiver validate`: full validation of every batch, with a report of each problem.
+
+use crate::UsageError;
+use crate::args::InputArgs;
+use crate::scan::group;
+use crate::source::Input;
+use anyhow::Result;
+use quiver_arrow::ValidationLevel;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// At most this many problems are listed.
+const MAX_PROBLEMS: usize = 100;
+
+/// Runs `quiver validate`: exit 0 when valid, 1 with the problems otherwise.
+pub fn run(a: &InputArgs) -> Result<ExitCode> {
+    let mut problems = Vec::new();
+    let (mut batches, mut rows) = (0u64, 0u64);
+    let label = crate::source::label_of(&a.file);
+    let mut described = String::new();
+    match Input::open(&a.file, &a.read, None) {
+        Ok(mut input) => {
+            described = format!(
+                "{}, {} columns",
+                input.format.describe(),
+                input.schema().fields.len()
+            );
+            loop {
+                match next_checked(&mut input) {
+                    Ok(Some(n)) => {
+                        batches += 1;
+                        rows += n as u64;
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        problems.push(format!("{e:#}"));
+                        if !input.resumes_after_error() || problems.len() >= MAX_PROBLEMS {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Err(e) if e.downcast_ref::<UsageError>().is_some() => return Err(e),
+        Err(e) => problems.push(format!("{e:#}")),
+    }
+    let mut out = std::io::stdout().lock();
+    if problems.is_empty() {
+        writeln!(
+            out,
+            "{label}: valid ({described}, {} batch{}, {} rows)",
+            group(batches),
+            if batches == 1 { "" } else { "es" },
+            group(rows)
+        )?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let n = problems.len();
+    writeln!(
+        out,
+        "{label}: INVALID, {n} problem{}:",
+        if n == 1 { "" } else { "s" }
+    )?;
+    for p in &problems {
+        writeln!(out, "  {p}")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::from(1))
+}
+
+/// The next batch's row count, after full validation.
+fn next_checked(input: &mut Input) -> Result<Option<usize>> {
+    let Some(b) = input.next_batch()? else {
+        return Ok(None);
+    };
+    b.validate(ValidationLevel::Full)?;
+    Ok(Some(b.num_rows()))
+}

@@ -1,0 +1,182 @@
+//! Failure cases: clear one-line errors, the right exit codes, and no partial output.
+
+use crate::common::*;
+use std::path::Path;
+
+fn entries(dir: &Path) -> usize {
+    std::fs::read_dir(dir).unwrap().count()
+}
+
+#[test]
+fn missing_file() {
+    let e = fails(&["schema", "/no/such/file.arrow"], 1);
+    assert!(e.contains("/no/such/file.arrow"), "{e}");
+    assert!(e.to_lowercase().contains("no such file"), "{e}");
+    fails(&["head", "/no/such/file.csv"], 1);
+    fails(
+        &["convert", "/no/such/file.csv", "/tmp/never-written.arrow"],
+        1,
+    );
+    assert!(!Path::new("/tmp/never-written.arrow").exists());
+}
+
+#[test]
+fn unknown_extension_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = dir.path().join("data.xyz");
+    std::fs::write(&odd, "a,b\n1,2\n").unwrap();
+    let e = fails(&["schema", s(&odd)], 2);
+    assert!(e.contains("data.xyz") && e.contains("--from"), "{e}");
+    let e = fails(
+        &["convert", s(&lineitem()), s(&dir.path().join("out.xyz"))],
+        2,
+    );
+    assert!(e.contains("out.xyz") && e.contains("--to"), "{e}");
+    assert_eq!(entries(dir.path()), 1);
+    // Content decides over a misleading extension for Arrow data.
+    let disguised = dir.path().join("really_arrow.xyz");
+    std::fs::copy(lineitem(), &disguised).unwrap();
+    ok(&["schema", s(&disguised)]);
+}
+
+#[test]
+fn usage_errors() {
+    fails(&["frobnicate"], 2);
+    fails(&["head"], 2);
+    fails(&["head", s(&lineitem()), "-n", "many"], 2);
+    fails(
+        &["convert", s(&lineitem()), "x.csv", "--compression", "zstd"],
+        2,
+    );
+    fails(&["convert", s(&lineitem()), "-"], 2);
+    fails(&["scan", s(&lineitem()), "--threads", "0"], 2);
+    let help = ok(&["convert", "--help"]);
+    assert!(help.contains("Examples:"), "{help}");
+}
+
+#[test]
+fn corrupt_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(lineitem()).unwrap();
+    let truncated = dir.path().join("truncated.arrow");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let e = fails(&["head", s(&truncated)], 1);
+    assert!(e.contains("truncated.arrow"), "{e}");
+    // Garbage in the middle of the data.
+    let mid = bytes.len() / 3;
+    for b in &mut bytes[mid..mid + 4096] {
+        *b = 0xEE;
+    }
+    let garbage = dir.path().join("garbage.arrows");
+    std::fs::write(&garbage, &bytes).unwrap();
+    let out = quiver().args(["scan", s(&garbage)]).output().unwrap();
+    assert_no_panic(&String::from_utf8_lossy(&out.stderr));
+    let out = dir.path().join("never.arrow");
+    fails(&["convert", s(&truncated), s(&out)], 1);
+    assert!(!out.exists());
+    assert_eq!(entries(dir.path()), 2, "no temporary file left");
+}
+
+#[test]
+fn fuzz_regression_files_never_panic() {
+    let Some(root) = quiver_integration::testdata::require_test_data().unwrap() else {
+        return;
+    };
+    let dir = root.join("arrow-testing/data/arrow-ipc-stream");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.is_file() {
+            continue;
+        }
+        let runs: [&[&str]; 3] = [
+            &["validate", s(&path), "--from", "arrows"],
+            &["scan", s(&path), "--from", "arrows"],
+            &["meta", s(&path)],
+        ];
+        for args in runs {
+            let out = quiver().args(args).output().unwrap();
+            let cmd = args[0];
+            let code = out.status.code();
+            assert!(
+                matches!(code, Some(0 | 1)),
+                "{cmd} {}: {code:?}",
+                path.display()
+            );
+            assert_no_panic(&String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}
+
+#[test]
+fn csv_with_a_bad_row_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("bad.csv");
+    let mut text = String::from("id,price\n");
+    for i in 0..2000 {
+        text.push_str(&format!("{i},{i}.5\n"));
+    }
+    text.push_str("2000,abc\n");
+    std::fs::write(&csv, text).unwrap();
+    let out = dir.path().join("bad.arrow");
+    let e = fails(&["convert", s(&csv), s(&out)], 1);
+    assert!(e.contains("line 2002"), "{e}");
+    assert!(e.contains("price") && e.contains("abc"), "{e}");
+    assert!(!out.exists());
+    assert_eq!(entries(dir.path()), 1, "no temporary file left");
+    let e = fails(
+        &[
+            "convert",
+            s(&csv),
+            s(&out),
+            "--schema",
+            "id:int64, price:int32",
+        ],
+        1,
+    );
+    assert!(e.contains("line 2"), "{e}");
+}
+
+#[test]
+fn unwritable_directory() {
+    let e = fails(
+        &["convert", s(&lineitem()), "/proc/quiver-test/out.arrow"],
+        1,
+    );
+    assert!(e.contains("/proc/quiver-test/out.arrow"), "{e}");
+    let e = fails(
+        &[
+            "generate",
+            "lineitem",
+            "--rows",
+            "10",
+            "-o",
+            "/proc/out.csv",
+        ],
+        1,
+    );
+    assert!(e.contains("/proc/out.csv"), "{e}");
+}
+
+#[test]
+fn disk_full_leaves_no_partial_output() {
+    // A file size limit of 64 KiB (ulimit -f counts 1 KiB blocks) makes writes fail with EFBIG
+    // part way through, like a full disk.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.arrow");
+    let bin = assert_cmd::cargo::cargo_bin("quiver");
+    let cmd = format!(
+        "ulimit -f 64; exec {} generate lineitem --rows 20000 -o {}",
+        bin.display(),
+        out.display()
+    );
+    let res = std::process::Command::new("sh")
+        .args(["-c", &cmd])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert_eq!(res.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("big.arrow"), "{stderr}");
+    assert_no_panic(&stderr);
+    assert!(!out.exists());
+    assert_eq!(entries(dir.path()), 0, "no temporary file left");
+}

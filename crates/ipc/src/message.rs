@@ -269,6 +269,18 @@ pub fn write_end_of_stream<W: Write>(w: &mut W) -> Result<()> {
     Ok(())
 }
 
+/// An error for a flatbuffer that failed verification, on one line (the verifier's trace of
+/// enclosing tables is joined with commas).
+pub(crate) fn flatbuffer_error(what: &str, e: &flatbuffers::InvalidFlatbuffer) -> Error {
+    let text = e.to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    Error::oos(format!("invalid {what} flatbuffer: {}", parts.join(", ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -455,16 +467,4 @@ mod tests {
         );
         assert!(parse_prefix(&[0xff, 0xff, 0xff, 0xff, 0xf0, 0xff, 0xff, 0xff]).is_err());
     }
-}
-
-/// An error for a flatbuffer that failed verification, on one line (the verifier's trace of
-/// enclosing tables is joined with commas).
-pub(crate) fn flatbuffer_error(what: &str, e: &flatbuffers::InvalidFlatbuffer) -> Error {
-    let text = e.to_string();
-    let parts: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    Error::oos(format!("invalid {what} flatbuffer: {}", parts.join(", ")))
 }

@@ -56,6 +56,7 @@ pub struct ReadOptions {
     validate: bool,
     max_decompression_ratio: usize,
     max_decompressed_bytes: usize,
+    max_dictionary_bytes: usize,
 }
 
 impl Default for ReadOptions {
@@ -72,6 +73,7 @@ impl ReadOptions {
             validate: true,
             max_decompression_ratio: 1024,
             max_decompressed_bytes: 4 << 30,
+            max_dictionary_bytes: usize::MAX,
         }
     }
 
@@ -104,6 +106,25 @@ impl ReadOptions {
         self
     }
 
+    /// Absolute bound on the bytes of dictionary values a reader holds at once (the sum over
+    /// dictionary ids of [`Array::buffer_bytes`](quiver_arrow::Array::buffer_bytes) of the
+    /// current dictionaries, deltas included). Unbounded by default.
+    ///
+    /// Independently of it, the dictionaries held may not exceed the bytes of the dictionary
+    /// messages read so far times [`ReadOptions::max_decompression_ratio`] (at least 1 MiB):
+    /// a stream repeating one small, highly compressed delta cannot grow a dictionary by the
+    /// whole per-message decompression budget each time.
+    ///
+    /// ```
+    /// use quiver_ipc::read::ReadOptions;
+    /// let o = ReadOptions::new().with_max_dictionary_bytes(64 << 20);
+    /// assert_eq!(o.max_dictionary_bytes(), 64 << 20);
+    /// ```
+    pub fn with_max_dictionary_bytes(mut self, bytes: usize) -> Self {
+        self.max_dictionary_bytes = bytes;
+        self
+    }
+
     /// True unless [`ReadOptions::with_trusted_input`] was used.
     pub fn validates(&self) -> bool {
         self.validate
@@ -117,6 +138,20 @@ impl ReadOptions {
     /// See [`ReadOptions::with_max_decompressed_bytes`].
     pub fn max_decompressed_bytes(&self) -> usize {
         self.max_decompressed_bytes
+    }
+
+    /// See [`ReadOptions::with_max_dictionary_bytes`].
+    pub fn max_dictionary_bytes(&self) -> usize {
+        self.max_dictionary_bytes
+    }
+
+    /// The bytes of dictionary values a reader may hold after reading `message_bytes` bytes
+    /// of dictionary messages (see [`ReadOptions::with_max_dictionary_bytes`]).
+    pub(crate) fn dictionary_budget(&self, message_bytes: usize) -> usize {
+        message_bytes
+            .saturating_mul(self.max_decompression_ratio.max(1))
+            .max(MIN_DECOMPRESSION_BUDGET)
+            .min(self.max_dictionary_bytes)
     }
 
     /// The decompressed bytes a message with a body of `body_len` bytes may produce.

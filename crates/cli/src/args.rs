@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// Look inside, convert, scan and validate Arrow IPC files and streams, CSV and JSON Lines.
 ///
 /// Formats are taken from file extensions: .arrow .feather .ipc (IPC file), .arrows (IPC
-/// stream), .csv .tsv, .jsonl .ndjson (JSON Lines), .json (JSON array, output only). Arrow
+/// stream), .csv .tsv, .jsonl .ndjson (JSON Lines), .json (a JSON array of objects). Arrow
 /// input is also recognised by its first bytes. Use - for standard input or output.
 ///
 /// Exit codes: 0 success, 1 data or I/O error, 2 usage error.

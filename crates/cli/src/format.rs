@@ -17,7 +17,7 @@ pub enum Format {
     /// JSON Lines: one JSON object per line (`.jsonl`, `.ndjson`).
     #[value(alias = "ndjson")]
     Jsonl,
-    /// One JSON array of objects (`.json`; output only; read as JSON Lines).
+    /// JSON: one array of objects (`.json`; input may also be JSON Lines).
     Json,
 }
 

@@ -9,7 +9,7 @@ use quiver_arrow::{RecordBatch, SchemaRef};
 use quiver_ipc::IpcSchema;
 use quiver_ipc::read::{FileReader, StreamReader};
 use quiver_text::csv::{CsvReadOptions, CsvReader};
-use quiver_text::json::{JsonReadOptions, JsonReader};
+use quiver_text::json::{ArrayAsLines, JsonReadOptions, JsonReader};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -304,11 +304,32 @@ fn text_or_stream(
             Box::new(counted) as Box<dyn Read + Send>,
             csv_options(args, path)?,
         )?),
-        Format::Jsonl | Format::Json => Reader::Json(JsonReader::try_new(
-            Box::new(BufReader::with_capacity(1 << 16, counted)) as Box<dyn BufRead + Send>,
-            json_options(args)?,
-        )?),
+        Format::Jsonl | Format::Json => {
+            let mut text = BufReader::with_capacity(1 << 16, counted);
+            let lines: Box<dyn BufRead + Send> = if starts_array(&mut text)? {
+                Box::new(BufReader::with_capacity(1 << 16, ArrayAsLines::new(text)))
+            } else {
+                Box::new(text)
+            };
+            Reader::Json(JsonReader::try_new(lines, json_options(args)?)?)
+        }
     })
+}
+
+/// Skips leading whitespace; true when the JSON text then starts with `[` (a JSON array of
+/// objects rather than JSON Lines).
+fn starts_array(r: &mut impl BufRead) -> Result<bool> {
+    loop {
+        let buf = r.fill_buf()?;
+        let Some(&first) = buf.first() else {
+            return Ok(false);
+        };
+        let ws = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if ws == 0 {
+            return Ok(first == b'[');
+        }
+        r.consume(ws);
+    }
 }
 
 /// The input format: `--from`, else the file's first bytes for Arrow data, else the extension.

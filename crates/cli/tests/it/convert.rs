@@ -58,6 +58,25 @@ fn json_array_output_reads_back() {
     ok(&["convert", s(&nested()), s(&json)]);
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 1500);
+    // Read back (a JSON array, streamed as lines), also when pretty-printed over many lines.
+    let back = dir.path().join("back.arrow");
+    ok(&["convert", s(&json), s(&back), "--schema-from", s(&nested())]);
+    assert_same(&read_arrow(&nested()), &read_arrow(&back), "json array");
+    let pretty = dir.path().join("pretty.json");
+    std::fs::write(&pretty, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let back = dir.path().join("back_pretty.arrow");
+    ok(&[
+        "convert",
+        s(&pretty),
+        s(&back),
+        "--schema-from",
+        s(&nested()),
+    ]);
+    assert_same(
+        &read_arrow(&nested()),
+        &read_arrow(&back),
+        "pretty json array",
+    );
 }
 
 #[test]

@@ -50,12 +50,14 @@
 //!
 //! [`Error::NotSupported`]: quiver_arrow::Error::NotSupported
 
+mod array;
 mod decode;
 mod infer;
 mod parser;
 mod reader;
 mod writer;
 
+pub use array::ArrayAsLines;
 pub use reader::JsonReader;
 pub use writer::{JsonFormat, JsonWriter};
 

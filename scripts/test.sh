@@ -19,6 +19,13 @@ if ! python3 -c "import pyarrow" >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check "pyarrow>=20"
 fi
 
+# `script` (util-linux's bsdutils) runs the CLI in a pseudo-terminal for the terminal-width test.
+if ! command -v script >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && apt-get install -y -qq bsdutils) >/dev/null || true
+  fi
+fi
+
 # Toolchain components the checks use.
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
   rustup component add rustfmt clippy

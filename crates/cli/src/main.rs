@@ -124,18 +124,31 @@ fn report(e: &anyhow::Error) -> ExitCode {
     } else {
         1
     };
-    // One line, whatever the messages inside contain.
-    let text = format!("{e:#}");
-    let line: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let _ = writeln!(io::stderr(), "quiver: error: {}", line.join(" "));
+    let _ = writeln!(io::stderr(), "quiver: error: {}", one_line(e));
     if code == 2 {
         let _ = writeln!(io::stderr(), "Run 'quiver --help' for usage.");
     }
     ExitCode::from(code)
+}
+
+/// The error's chain of causes as one line, `outer: inner: …`, leaving out a cause whose text
+/// the previous message already contains (error types that print their source themselves).
+fn one_line(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        let text: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let text = text.join(" ");
+        if parts.last().is_some_and(|last| last.contains(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    parts.join(": ")
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

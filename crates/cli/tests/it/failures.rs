@@ -180,3 +180,16 @@ fn disk_full_leaves_no_partial_output() {
     assert!(!out.exists());
     assert_eq!(entries(dir.path()), 0, "no temporary file left");
 }
+
+#[test]
+fn truncated_json_and_jsonl_name_the_problem_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("t.json");
+    std::fs::write(&json, "[{\"a\": 1}, {\"a\": ").unwrap();
+    let e = fails(&["cat", s(&json)], 1);
+    assert_eq!(e.matches("before the closing ']'").count(), 1, "{e}");
+    let jsonl = dir.path().join("t.jsonl");
+    std::fs::write(&jsonl, "{\"a\": 1}\n{\"a\": [1, {\n").unwrap();
+    let e = fails(&["cat", s(&jsonl)], 1);
+    assert!(e.contains("t.jsonl: line 2"), "{e}");
+}

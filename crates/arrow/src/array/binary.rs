@@ -215,8 +215,9 @@ impl<O: Offset> GenericStringArray<O> {
     /// Builds the array without the UTF-8 check (structural checks still run).
     ///
     /// # Safety
-    /// Every non-null value must be valid UTF-8 ([`GenericStringArray::value`] relies on it;
-    /// full validation checks it).
+    /// Every non-null value must be valid UTF-8 by the time a value is read
+    /// ([`GenericStringArray::value`] relies on it; full validation checks it, so an array
+    /// validated in full before any read may be built from unchecked bytes).
     pub unsafe fn new_unchecked_utf8(
         offsets: OffsetBuffer<O>,
         values: Buffer<u8>,

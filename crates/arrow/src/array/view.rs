@@ -211,8 +211,9 @@ impl StringViewArray {
     /// Builds the array checking only the validity length.
     ///
     /// # Safety
-    /// Every non-null view must be in bounds of its data buffer and its value valid UTF-8
-    /// ([`StringViewArray::value`] relies on it; full validation checks it).
+    /// Every non-null view must be in bounds of its data buffer and its value valid UTF-8 by
+    /// the time a value is read ([`StringViewArray::value`] relies on it; full validation
+    /// checks it, so an array validated in full before any read may hold unchecked views).
     pub unsafe fn new_unchecked(
         views: Buffer<View>,
         buffers: Arc<[Buffer<u8>]>,

@@ -69,8 +69,6 @@ pub(crate) struct Walk<'a> {
     pub(crate) big_endian: bool,
     /// Metadata before V5: unions have a validity buffer slot.
     pub(crate) v4_unions: bool,
-    /// Content is validated afterwards (so only safe constructors may be used).
-    pub(crate) validated: bool,
     pub(crate) dictionaries: &'a HashMap<i64, Arc<Array>>,
     pub(crate) ids: &'a DictionaryFields,
     /// Path of the field being decoded (see [`DictionaryFields`]).
@@ -178,7 +176,6 @@ pub(crate) fn decode_roots(
         variadic: variadic.into_iter(),
         big_endian: env.endianness == Endianness::Big,
         v4_unions,
-        validated: env.options.validates(),
         dictionaries: env.dictionaries,
         ids: env.ids,
         path: Vec::new(),

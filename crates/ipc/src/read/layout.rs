@@ -151,12 +151,11 @@ impl Walk<'_> {
         } else {
             raw
         });
-        if self.validated {
-            return OffsetBuffer::try_new(buffer)
-                .map_err(|e| e.context(format!("buffer {i} (offsets)")));
-        }
-        // SAFETY: `validated` is false only when the caller used the `unsafe`
-        // `ReadOptions::with_trusted_input`, promising valid input (monotone offsets).
+        // SAFETY: monotone offsets are a content invariant that `validate(Full)` checks
+        // (`check_var`): every array this walk builds is validated in full by its caller
+        // (`decode_record_batch`, `DictionaryTable`'s decoding) before it is returned or any
+        // value is read, unless the caller used the `unsafe` `ReadOptions::with_trusted_input`
+        // and so promised valid input. Checking here as well would read every offset twice.
         Ok(unsafe { OffsetBuffer::new_unchecked(buffer) })
     }
 
@@ -172,11 +171,8 @@ impl Walk<'_> {
         let offsets = self.offsets::<O>(node.len)?;
         let (_, data) = self.buffer()?;
         let data = Buffer::from_bytes(data);
-        if self.validated {
-            return GenericStringArray::try_new(offsets, data, validity);
-        }
-        // SAFETY: only with the `unsafe` `ReadOptions::with_trusted_input`, whose caller
-        // promised valid input (every non-null value UTF-8).
+        // SAFETY: UTF-8 is checked once, by the full validation every decoded array gets before
+        // it is returned (see `offsets`), or promised by a `with_trusted_input` caller.
         unsafe { GenericStringArray::new_unchecked_utf8(offsets, data, validity) }
     }
 
@@ -198,13 +194,9 @@ impl Walk<'_> {
                 views, data, validity,
             )?));
         }
-        if self.validated {
-            return Ok(Array::Utf8View(StringViewArray::try_new(
-                views, data, validity,
-            )?));
-        }
-        // SAFETY: only with the `unsafe` `ReadOptions::with_trusted_input`, whose caller
-        // promised valid input (views in bounds, UTF-8 values).
+        // SAFETY: views in bounds and UTF-8 values are checked once, by the full validation
+        // every decoded array gets before it is returned (see `offsets`), or promised by a
+        // `with_trusted_input` caller.
         Ok(Array::Utf8View(unsafe {
             StringViewArray::new_unchecked(views, data, validity)?
         }))

@@ -127,9 +127,24 @@ impl RecordBatch {
     /// Validates every column, naming the column in errors; non-nullable columns must have no
     /// nulls in their validity bitmap (see [`own_null_count`]).
     pub fn validate(&self, level: ValidationLevel) -> Result<()> {
+        self.validate_columns(level, false)
+    }
+
+    /// Validates like [`RecordBatch::validate`] but takes dictionary values as already
+    /// validated (see [`Array::validate_trusting_dictionaries`]).
+    pub fn validate_trusting_dictionaries(&self, level: ValidationLevel) -> Result<()> {
+        self.validate_columns(level, true)
+    }
+
+    fn validate_columns(&self, level: ValidationLevel, trust_dictionaries: bool) -> Result<()> {
         for (f, c) in self.schema.fields.iter().zip(&self.columns) {
             let ctx = || format!("column \"{}\"", f.name());
-            c.validate(level).map_err(|e| e.context(ctx()))?;
+            let checked = if trust_dictionaries {
+                c.validate_trusting_dictionaries(level)
+            } else {
+                c.validate(level)
+            };
+            checked.map_err(|e| e.context(ctx()))?;
             let nulls = own_null_count(c);
             if !f.is_nullable() && nulls > 0 {
                 return Err(

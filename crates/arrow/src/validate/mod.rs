@@ -45,9 +45,29 @@ impl Array {
     /// a.validate(ValidationLevel::Full).unwrap();
     /// ```
     pub fn validate(&self, level: ValidationLevel) -> Result<()> {
+        self.validate_tree(level, false)
+    }
+
+    /// Validates like [`Array::validate`], except that the values of dictionaries are taken
+    /// as already validated (the keys are still checked against their length). For readers
+    /// that validate each dictionary once when it is read, instead of with every batch that
+    /// uses it.
+    ///
+    /// ```
+    /// use quiver_arrow::{Array, DictionaryArray, PrimitiveArray, StringArray, ValidationLevel};
+    /// let values = Array::from(StringArray::from_options([Some("a"), Some("b")]));
+    /// let keys = Array::from(PrimitiveArray::<i8>::new(vec![1, 0, 1]));
+    /// let dict = Array::from(DictionaryArray::try_new(keys, values, false).unwrap());
+    /// dict.validate_trusting_dictionaries(ValidationLevel::Full).unwrap();
+    /// ```
+    pub fn validate_trusting_dictionaries(&self, level: ValidationLevel) -> Result<()> {
+        self.validate_tree(level, true)
+    }
+
+    fn validate_tree(&self, level: ValidationLevel, trust_dictionaries: bool) -> Result<()> {
         self.data_type().validate()?;
         self.validate_node(level)?;
-        self.validate_children(level)
+        self.validate_children(level, trust_dictionaries)
     }
 
     fn validate_node(&self, level: ValidationLevel) -> Result<()> {
@@ -91,10 +111,10 @@ impl Array {
         }
     }
 
-    fn validate_children(&self, level: ValidationLevel) -> Result<()> {
+    fn validate_children(&self, level: ValidationLevel, trust_dictionaries: bool) -> Result<()> {
         let named = |i: usize, name: &str, child: &Array| {
             child
-                .validate(level)
+                .validate_tree(level, trust_dictionaries)
                 .map_err(|e| e.context(format!("child {i} (\"{name}\")")))
         };
         match self {
@@ -123,18 +143,21 @@ impl Array {
                 .try_for_each(|(i, (f, c))| named(i, f.name(), c)),
             Array::Dictionary(a) => {
                 a.keys()
-                    .validate(level)
+                    .validate_tree(level, trust_dictionaries)
                     .map_err(|e| e.context("dictionary keys"))?;
+                if trust_dictionaries {
+                    return Ok(());
+                }
                 a.values()
-                    .validate(level)
+                    .validate_tree(level, trust_dictionaries)
                     .map_err(|e| e.context("dictionary values"))
             }
             Array::RunEndEncoded(a) => {
                 a.run_ends()
-                    .validate(level)
+                    .validate_tree(level, trust_dictionaries)
                     .map_err(|e| e.context("run ends"))?;
                 a.values()
-                    .validate(level)
+                    .validate_tree(level, trust_dictionaries)
                     .map_err(|e| e.context("run values"))
             }
             _ => Ok(()),

@@ -77,3 +77,35 @@ fn dictionary_keys_must_be_in_range() {
     ));
     assert_eq!(msg, "dictionary keys must be integers, not Float32");
 }
+
+#[test]
+fn trusting_dictionaries_skips_only_the_values() {
+    // Values with invalid UTF-8 (built unchecked, as a reader does before validating).
+    // SAFETY: the array is only validated, never read.
+    let bad_values = unsafe {
+        StringArray::new_unchecked_utf8(
+            offsets::<i32>(&[0, 2, 4]),
+            Buffer::from(vec![b'o', b'k', 0xFF, 0xFE]),
+            None,
+        )
+    }
+    .unwrap();
+    let values: Arc<Array> = Arc::new(Array::from(bad_values));
+    let keys = Array::from(PrimitiveArray::<i8>::new(vec![0, 1, 0]));
+    let dict = Array::from(DictionaryArray::try_new(keys, values.clone(), false).unwrap());
+    assert_mentions(&full_only_err(&dict), &["dictionary values", "UTF-8"]);
+    dict.validate_trusting_dictionaries(ValidationLevel::Full)
+        .unwrap();
+    // Keys are still checked against the (trusted) values.
+    let out_of_range = DictionaryArray::new_unchecked_keys(
+        Array::from(PrimitiveArray::<i8>::new(vec![0, 2])),
+        values,
+        false,
+    )
+    .unwrap();
+    let e = Array::from(out_of_range)
+        .validate_trusting_dictionaries(ValidationLevel::Full)
+        .unwrap_err()
+        .to_string();
+    assert_mentions(&e, &["dictionary key 1 is 2"]);
+}

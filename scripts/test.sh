@@ -39,3 +39,6 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace --locked
+
+echo "== cargo check (bench/)"
+cargo check --locked --manifest-path bench/Cargo.toml --all-targets

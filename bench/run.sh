@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs the comparative benchmarks (quiver vs arrow-rs vs pyarrow) and writes BENCHMARKS.md.
+#
+#   ./bench/run.sh                                   # full run: lineitem 6M rows, nested 2M, 5 runs
+#   ROWS_LINEITEM=300000 ROWS_NESTED=100000 REPS=3 ./bench/run.sh   # quick run
+#
+# Environment: ROWS_LINEITEM, ROWS_NESTED, REPS, OPS (comma-separated operation names),
+# IMPLS (default quiver,arrow-rs,pyarrow), PYTHON (default python3), OUT (default BENCHMARKS.md).
+# Data goes to bench/data/ (gitignored) and is reused by later runs with the same row counts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The command line recorded in the report: the script plus the overrides it was given.
+COMMAND="./bench/run.sh"
+for v in OUT PYTHON IMPLS OPS REPS ROWS_NESTED ROWS_LINEITEM; do
+  if [ -n "${!v:-}" ]; then
+    COMMAND="$v=${!v} $COMMAND"
+  fi
+done
+
+ROWS_LINEITEM="${ROWS_LINEITEM:-6000000}"
+ROWS_NESTED="${ROWS_NESTED:-2000000}"
+REPS="${REPS:-5}"
+PYTHON="${PYTHON:-python3}"
+OUT="${OUT:-BENCHMARKS.md}"
+BATCH=65536
+DATA=bench/data
+
+echo "== building quiver and quiver-bench (release)"
+cargo build --release --locked -p quiver-cli
+cargo build --release --locked --manifest-path bench/Cargo.toml
+QUIVER="$PWD/target/release/quiver"
+BENCH="$PWD/bench/target/release/quiver-bench"
+
+if ! "$PYTHON" -c 'import sys, pyarrow; sys.exit(0 if pyarrow.__version__.startswith("26.") else 1)' 2>/dev/null; then
+  echo "== installing pyarrow 26"
+  "$PYTHON" -m pip install --quiet --disable-pip-version-check 'pyarrow>=26,<27'
+fi
+
+echo "== data in $DATA"
+mkdir -p "$DATA"
+for spec in "lineitem:$ROWS_LINEITEM" "nested:$ROWS_NESTED"; do
+  name="${spec%%:*}"; rows="${spec##*:}"; base="$DATA/$name-$rows"
+  if [ ! -s "$base.arrow" ]; then
+    "$QUIVER" generate "$name" --rows "$rows" --batch-size "$BATCH" -q -o "$DATA/tmp-$name.arrow"
+    mv "$DATA/tmp-$name.arrow" "$base.arrow"
+  fi
+  for c in lz4 zstd; do
+    if [ ! -s "$base.$c.arrow" ]; then
+      "$QUIVER" convert "$base.arrow" "$DATA/tmp-$name.arrow" --compression "$c" --batch-size "$BATCH" -q
+      mv "$DATA/tmp-$name.arrow" "$base.$c.arrow"
+    fi
+  done
+  if [ ! -s "$base.arrows" ]; then
+    "$QUIVER" convert "$base.arrow" "$DATA/tmp-$name.arrows" --batch-size "$BATCH" -q
+    mv "$DATA/tmp-$name.arrows" "$base.arrows"
+  fi
+  "$PYTHON" bench/py/write_inputs.py "$DATA" "$name" "$rows"
+done
+
+echo "== running (REPS=$REPS)"
+"$BENCH" drive \
+  --data "$DATA" \
+  --dataset "lineitem:$ROWS_LINEITEM" \
+  --dataset "nested:$ROWS_NESTED" \
+  --reps "$REPS" \
+  --quiver-cli "$QUIVER" \
+  --python "$PYTHON" \
+  --py-ops bench/py/ops.py \
+  --impls "${IMPLS:-quiver,arrow-rs,pyarrow}" \
+  ${OPS:+--ops "$OPS"} \
+  --command "$COMMAND" \
+  --out "$OUT"

@@ -75,12 +75,14 @@ fn map(path: &Path) -> Result<Bytes> {
 /// `i` on thread `i % threads`, each thread with its own reader over the shared map).
 fn read_mmap(path: &Path, threads: usize, validate: bool) -> Result<Vec<RecordBatch>> {
     let bytes = map(path)?;
+    // Decompression stays on the reading thread: `threads` alone decides how many cores work.
+    let options = ReadOptions::new().with_parallel_decompression(false);
     let options = if validate {
-        ReadOptions::new()
+        options
     } else {
         // SAFETY: the benchmark's inputs were written by quiver or pyarrow and pass full
         // validation (the validated operations check the same files).
-        unsafe { ReadOptions::new().with_trusted_input() }
+        unsafe { options.with_trusted_input() }
     };
     let reader = FileReader::from_bytes_with_options(bytes.clone(), options.clone())?;
     if threads <= 1 {

@@ -108,7 +108,13 @@ pub fn compress_buffer(
     out.extend_from_slice(&(data.len() as i64).to_le_bytes());
     match codec {
         Codec::Lz4Frame => {
-            let mut enc = lz4_flex::frame::FrameEncoder::new(std::mem::take(out));
+            // 64 KiB blocks, as the LZ4 frame library's default (and pyarrow's files) use:
+            // decoders size their block buffer by the header, and lz4_flex's automatic choice
+            // (4 MiB blocks for large buffers) makes every reader allocate and fault in a 4 MiB
+            // buffer per compressed buffer.
+            let info =
+                lz4_flex::frame::FrameInfo::new().block_size(lz4_flex::frame::BlockSize::Max64KB);
+            let mut enc = lz4_flex::frame::FrameEncoder::with_frame_info(info, std::mem::take(out));
             std::io::Write::write_all(&mut enc, data)
                 .map_err(|e| Error::Codec(format!("lz4: {e}")))?;
             *out = enc
@@ -132,6 +138,17 @@ pub fn compress_buffer(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lz4_frames_use_64_kib_blocks() {
+        let data: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
+        let mut out = Vec::new();
+        compress_buffer(Codec::Lz4Frame, &data, None, &mut out).unwrap();
+        // After the 8-byte length prefix: the frame magic, FLG, then BD whose bits 4-6 give
+        // the block maximum size (4 = 64 KiB), as the LZ4 frame format defines.
+        assert_eq!(out[8..12], 0x184D_2204u32.to_le_bytes());
+        assert_eq!((out[13] >> 4) & 7, 4);
+    }
 
     #[test]
     fn round_trip_and_stored_fallback() {

@@ -11,6 +11,45 @@ pub const ALIGNMENT: usize = 64;
 #[repr(C, align(64))]
 struct Block([u8; ALIGNMENT]);
 
+/// Allocations from this size on ask the kernel for transparent huge pages.
+const HUGE_PAGE_MIN: usize = 4 << 20;
+
+/// Grows `blocks` to `n` zeroed blocks. Large allocations are advised to use transparent huge
+/// pages *before* the zeroing touches them: on the project's machines a first touch of fresh
+/// memory costs 4–8 µs per 4 KiB page (DESIGN §8), about 5× less with 2 MiB pages, and the
+/// readers' bodies and decompression outputs are written into such fresh memory.
+fn grow_blocks(blocks: &mut Vec<Block>, n: usize) {
+    if n <= blocks.len() {
+        return;
+    }
+    blocks.reserve_exact(n - blocks.len());
+    let bytes = blocks.capacity() * ALIGNMENT;
+    if bytes >= HUGE_PAGE_MIN {
+        advise_huge_pages(blocks.as_mut_ptr().cast::<u8>(), bytes);
+    }
+    blocks.resize(n, Block::zeroed());
+}
+
+/// `madvise(MADV_HUGEPAGE)` on the whole 2 MiB pages inside `[ptr, ptr + len)`. Advisory: a
+/// kernel without transparent huge pages (or any failure) leaves ordinary pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (ptr as usize).next_multiple_of(HUGE);
+    let end = (ptr as usize + len) & !(HUGE - 1);
+    if end > start {
+        // SAFETY: `[start, end)` lies inside an allocation this buffer owns (`ptr`, `len` are
+        // its capacity); MADV_HUGEPAGE only changes how the kernel backs those pages, not
+        // their contents or validity, and its result is deliberately ignored.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
+
 /// A growable byte buffer whose storage is 64-byte aligned and a multiple of 64 bytes long,
 /// with zeroed padding. [`MutableBuffer::freeze`] turns it into [`Bytes`] without copying.
 ///
@@ -55,10 +94,9 @@ impl MutableBuffer {
     }
     /// A buffer of `len` zero bytes.
     pub fn zeroed(len: usize) -> Self {
-        MutableBuffer {
-            blocks: vec![Block::zeroed(); len.div_ceil(ALIGNMENT)],
-            len,
-        }
+        let mut blocks = Vec::new();
+        grow_blocks(&mut blocks, len.div_ceil(ALIGNMENT));
+        MutableBuffer { blocks, len }
     }
     /// Length in bytes.
     #[inline]
@@ -89,7 +127,7 @@ impl MutableBuffer {
     #[cold]
     fn grow(&mut self, needed: usize) {
         let blocks = needed.div_ceil(ALIGNMENT).max(self.blocks.len() * 2).max(1);
-        self.blocks.resize(blocks, Block::zeroed());
+        grow_blocks(&mut self.blocks, blocks);
     }
     /// All storage as bytes (including the zeroed spare capacity).
     #[inline]

@@ -82,7 +82,12 @@ pub(crate) fn body_buffers(
         .collect::<Result<Vec<_>>>()?;
     match codec(rb)? {
         None => Ok(raw),
-        Some(codec) => decompress_all(codec, raw, options.decompression_budget(body.len())),
+        Some(codec) => decompress_all(
+            codec,
+            raw,
+            options.decompression_budget(body.len()),
+            options.parallel_decompression(),
+        ),
     }
 }
 
@@ -110,7 +115,12 @@ fn declared_len(index: usize, raw: &[u8]) -> Result<usize> {
 }
 
 /// Decompresses every buffer after checking the declared total against `budget`.
-fn decompress_all(codec: Codec, raw: Vec<Bytes>, budget: usize) -> Result<Vec<Bytes>> {
+fn decompress_all(
+    codec: Codec,
+    raw: Vec<Bytes>,
+    budget: usize,
+    parallel: bool,
+) -> Result<Vec<Bytes>> {
     let mut sizes = Vec::with_capacity(raw.len());
     let mut total = 0usize;
     for (i, r) in raw.iter().enumerate() {
@@ -127,7 +137,7 @@ fn decompress_all(codec: Codec, raw: Vec<Bytes>, budget: usize) -> Result<Vec<By
     let one = |i: usize, r: &Bytes| {
         decompress_buffer(codec, r, sizes[i]).map_err(|e| e.context(format!("buffer {i}")))
     };
-    if total < PARALLEL_MIN_BYTES || raw.len() < 2 {
+    if !parallel || total < PARALLEL_MIN_BYTES || raw.len() < 2 {
         return raw.iter().enumerate().map(|(i, r)| one(i, r)).collect();
     }
     decompress_on_two_threads(&raw, &sizes, one)
@@ -225,12 +235,14 @@ mod tests {
                 .collect();
             let mut raw: Vec<Bytes> = data.iter().map(|d| compressed(codec, d)).collect();
             raw.push(Bytes::new());
-            let out = decompress_all(codec, raw, usize::MAX).unwrap();
-            assert_eq!(out.len(), 8);
-            for (d, o) in data.iter().zip(&out) {
-                assert_eq!(&o[..], &d[..]);
+            for parallel in [true, false] {
+                let out = decompress_all(codec, raw.clone(), usize::MAX, parallel).unwrap();
+                assert_eq!(out.len(), 8);
+                for (d, o) in data.iter().zip(&out) {
+                    assert_eq!(&o[..], &d[..]);
+                }
+                assert!(out[7].is_empty());
             }
-            assert!(out[7].is_empty());
         }
     }
 
@@ -238,19 +250,20 @@ mod tests {
     fn declared_sizes_are_bounded_before_allocating() {
         let mut lying = (1i64 << 40).to_le_bytes().to_vec();
         lying.extend_from_slice(&[0; 16]);
-        let e = decompress_all(Codec::Zstd, vec![Bytes::from(lying)], 1 << 20).unwrap_err();
+        let e = decompress_all(Codec::Zstd, vec![Bytes::from(lying)], 1 << 20, true).unwrap_err();
         assert!(
             e.to_string().contains("more than the 1048576 allowed"),
             "{e}"
         );
-        let e = decompress_all(Codec::Zstd, vec![Bytes::from_static(&[1, 2, 3])], 100).unwrap_err();
+        let e = decompress_all(Codec::Zstd, vec![Bytes::from_static(&[1, 2, 3])], 100, true)
+            .unwrap_err();
         assert!(
             e.to_string()
                 .contains("too few for its 8-byte length prefix"),
             "{e}"
         );
         let neg = (-5i64).to_le_bytes().to_vec();
-        let e = decompress_all(Codec::Lz4Frame, vec![Bytes::from(neg)], 100).unwrap_err();
+        let e = decompress_all(Codec::Lz4Frame, vec![Bytes::from(neg)], 100, true).unwrap_err();
         assert!(e.to_string().contains("uncompressed length -5"), "{e}");
     }
 

@@ -57,6 +57,7 @@ pub struct ReadOptions {
     max_decompression_ratio: usize,
     max_decompressed_bytes: usize,
     max_dictionary_bytes: usize,
+    parallel_decompression: bool,
 }
 
 impl Default for ReadOptions {
@@ -74,7 +75,26 @@ impl ReadOptions {
             max_decompression_ratio: 1024,
             max_decompressed_bytes: 4 << 30,
             max_dictionary_bytes: usize::MAX,
+            parallel_decompression: true,
         }
+    }
+
+    /// Whether the buffers of a large compressed message are decompressed on two threads
+    /// (the default) or all on the calling thread (for callers that parallelise across
+    /// messages themselves, and for single-threaded measurements).
+    ///
+    /// ```
+    /// use quiver_ipc::read::ReadOptions;
+    /// assert!(!ReadOptions::new().with_parallel_decompression(false).parallel_decompression());
+    /// ```
+    pub fn with_parallel_decompression(mut self, parallel: bool) -> Self {
+        self.parallel_decompression = parallel;
+        self
+    }
+
+    /// See [`ReadOptions::with_parallel_decompression`].
+    pub fn parallel_decompression(&self) -> bool {
+        self.parallel_decompression
     }
 
     /// Skips the full (O(n)) validation of decoded arrays: offsets, UTF-8, views, dictionary

@@ -8,10 +8,9 @@ use crate::source::{Input, Position};
 use anyhow::{Context, Result};
 use bytes::Bytes;
 use quiver_arrow::{RecordBatch, ValidationLevel};
-use quiver_ipc::read::FileReader;
+use quiver_ipc::read::{FileReader, ReadOptions};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What a scan counted.
@@ -87,23 +86,27 @@ fn sequential(input: &mut Input, progress: &mut Progress) -> Result<Totals> {
 }
 
 /// Decodes the batches of an IPC file on `threads` threads (batch i on thread i % threads).
+/// The workers report each batch on a channel, which also tells this thread when they have
+/// all finished (no polling delay).
 fn parallel(
     (bytes, projection, n): (Bytes, Option<Vec<usize>>, usize),
     threads: usize,
     progress: &mut Progress,
     label: &str,
 ) -> Result<Totals> {
-    let done = AtomicU64::new(0);
     let results: Vec<Result<Totals>> = std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let (bytes, projection, done) = (bytes.clone(), projection.as_deref(), &done);
-                s.spawn(move || worker(bytes, projection, t, threads, n, done))
+                let (bytes, projection, tx) = (bytes.clone(), projection.as_deref(), tx.clone());
+                s.spawn(move || worker(bytes, projection, t, threads, n, &tx))
             })
             .collect();
-        while !handles.iter().all(|h| h.is_finished()) {
-            progress.update(Position::Batches(done.load(Ordering::Relaxed), n as u64));
-            std::thread::sleep(Duration::from_millis(50));
+        drop(tx);
+        let mut done = 0;
+        while rx.recv().is_ok() {
+            done += 1;
+            progress.update(Position::Batches(done, n as u64));
         }
         handles
             .into_iter()
@@ -126,9 +129,11 @@ fn worker(
     first: usize,
     step: usize,
     n: usize,
-    done: &AtomicU64,
+    done: &std::sync::mpsc::Sender<()>,
 ) -> Result<Totals> {
-    let mut reader = FileReader::from_bytes(bytes)?;
+    // Batches are spread over threads here, so each decompresses on its own thread.
+    let options = ReadOptions::new().with_parallel_decompression(false);
+    let mut reader = FileReader::from_bytes_with_options(bytes, options)?;
     let mut t = Totals::default();
     for i in (first..n).step_by(step) {
         let b = reader
@@ -139,7 +144,7 @@ fn worker(
             None => b,
         };
         t.add(&b);
-        done.fetch_add(1, Ordering::Relaxed);
+        let _ = done.send(());
     }
     Ok(t)
 }

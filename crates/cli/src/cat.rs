@@ -6,8 +6,8 @@ use crate::format::Format;
 use crate::sink::Sink;
 use crate::source::Input;
 use anyhow::Result;
-use quiver_arrow::display::{TableOptions, pretty_format_batches_with};
-use quiver_arrow::{RecordBatch, SchemaRef, builder::make_builder};
+use quiver_arrow::RecordBatch;
+use quiver_arrow::display::{TableOptions, TableWriter};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -36,11 +36,7 @@ fn show(
         left: limit.unwrap_or(usize::MAX),
     };
     if format == CatFormat::Table {
-        let mut batches = Vec::new();
-        while let Some(b) = rows.next(&mut input)? {
-            batches.push(b);
-        }
-        print_table(input.schema(), &batches, view.width)?;
+        print_table(&mut input, &mut rows, view.width)?;
     } else {
         let to = match format {
             CatFormat::Csv => Format::Csv,
@@ -106,27 +102,32 @@ fn table_width(width: Option<usize>) -> Option<usize> {
     })
 }
 
-fn print_table(schema: &SchemaRef, batches: &[RecordBatch], width: Option<usize>) -> Result<()> {
+/// Rows per piece of a streamed table: the first piece decides the column widths, and memory
+/// stays bounded whatever the number of rows.
+const TABLE_PAGE_ROWS: usize = 10_000;
+
+fn print_table(input: &mut Input, rows: &mut RowWindow, width: Option<usize>) -> Result<()> {
     let options = TableOptions {
         max_width: table_width(width),
         max_rows: None,
     };
-    let text = if batches.is_empty() {
-        pretty_format_batches_with(&[empty_batch(schema)?], &options)
-    } else {
-        pretty_format_batches_with(batches, &options)
-    };
+    let mut table = TableWriter::new(input.schema(), options);
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
+    let mut page: Vec<RecordBatch> = Vec::new();
+    let mut page_rows = 0;
+    while let Some(b) = rows.next(input)? {
+        page_rows += b.num_rows();
+        page.push(b);
+        if page_rows >= TABLE_PAGE_ROWS {
+            out.write_all(table.write(&page).as_bytes())?;
+            page.clear();
+            page_rows = 0;
+        }
+    }
+    if !page.is_empty() {
+        out.write_all(table.write(&page).as_bytes())?;
+    }
+    out.write_all(table.finish().as_bytes())?;
     out.flush()?;
     Ok(())
-}
-
-fn empty_batch(schema: &SchemaRef) -> Result<RecordBatch> {
-    let columns = schema
-        .fields
-        .iter()
-        .map(|f| Ok(make_builder(f.data_type(), 0)?.finish()))
-        .collect::<Result<Vec<_>>>()?;
-    Ok(RecordBatch::try_new(schema.clone(), columns)?)
 }

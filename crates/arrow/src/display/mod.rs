@@ -28,7 +28,8 @@ mod tests;
 mod value;
 
 pub use table::{
-    TableOptions, pretty_format_batches, pretty_format_batches_with, pretty_format_columns,
+    TableOptions, TableWriter, pretty_format_batches, pretty_format_batches_with,
+    pretty_format_columns,
 };
 pub(crate) use value::write_nested_value;
 pub use value::{format_value, write_value};

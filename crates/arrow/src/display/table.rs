@@ -154,51 +154,93 @@ impl Table {
     }
 
     fn render(&self, max_width: Option<usize>) -> String {
-        let mut widths: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
+        let layout = Layout::new(&self.header, &self.rows, max_width);
+        let mut out = String::new();
+        layout.write_head(&mut out, &self.header);
         for row in &self.rows {
+            layout.write_row(&mut out, row);
+        }
+        layout.write_border(&mut out);
+        if self.omitted > 0 {
+            let s = if self.omitted == 1 { "" } else { "s" };
+            // Writing into a `String` cannot fail.
+            let _ = writeln!(out, "… {} more row{s}", self.omitted);
+        }
+        layout.write_hidden(&mut out, &self.header, max_width);
+        out
+    }
+}
+
+/// Which columns a table shows and how wide they are, decided from the header and the rows
+/// seen first.
+#[derive(Clone, Debug)]
+struct Layout {
+    /// Leading columns shown; the others are left out behind a `…` column.
+    shown: usize,
+    /// Widths of the shown columns (and of the `…` column when some are left out).
+    widths: Vec<usize>,
+    border: String,
+}
+
+impl Layout {
+    fn new(header: &[String], rows: &[Vec<String>], max_width: Option<usize>) -> Layout {
+        let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+        for row in rows {
             for (w, cell) in widths.iter_mut().zip(row) {
                 *w = (*w).max(cell.chars().count());
             }
         }
         let shown = max_width.map_or(widths.len(), |max| columns_that_fit(&widths, max));
         if shown < widths.len() {
-            return self.render_first(shown, max_width);
+            widths.truncate(shown);
+            widths.push(1);
         }
         if let Some(max) = max_width {
             fit(&mut widths, max);
         }
-        let mut out = String::new();
-        write_table(&mut out, &self.header, &self.rows, &widths);
-        if self.omitted > 0 {
-            let s = if self.omitted == 1 { "" } else { "s" };
-            // Writing into a `String` cannot fail.
-            let _ = writeln!(out, "… {} more row{s}", self.omitted);
+        let mut border = String::from("+");
+        for w in &widths {
+            border.extend(std::iter::repeat_n('-', w + 2));
+            border.push('+');
         }
-        out
+        Layout {
+            shown,
+            widths,
+            border,
+        }
     }
 
-    /// The table cut to its first `shown` columns plus a `…` column, and a last line naming
-    /// the columns left out.
-    fn render_first(&self, shown: usize, max_width: Option<usize>) -> String {
-        let cut = |cells: &[String]| {
-            let mut v = cells[..shown].to_vec();
-            v.push("…".to_string());
-            v
-        };
-        let cut_table = Table {
-            header: cut(&self.header),
-            rows: self.rows.iter().map(|r| cut(r)).collect(),
-            max_rows: self.max_rows,
-            omitted: self.omitted,
-        };
-        let mut out = cut_table.render(max_width);
-        let hidden = &self.header[shown..];
+    fn write_border(&self, out: &mut String) {
+        out.push_str(&self.border);
+        out.push('\n');
+    }
+
+    fn write_head(&self, out: &mut String, header: &[String]) {
+        self.write_border(out);
+        self.write_row(out, header);
+        self.write_border(out);
+    }
+
+    /// One row, cut to the shown columns (plus the `…` marker when columns are left out).
+    fn write_row(&self, out: &mut String, cells: &[String]) {
+        if self.shown < cells.len() {
+            let mut cut = cells[..self.shown].to_vec();
+            cut.push("…".to_string());
+            write_row(out, &cut, &self.widths);
+        } else {
+            write_row(out, cells, &self.widths);
+        }
+    }
+
+    /// The line naming the columns left out, if any (cut to `max_width`).
+    fn write_hidden(&self, out: &mut String, header: &[String], max_width: Option<usize>) {
+        let hidden = &header[self.shown.min(header.len())..];
+        if hidden.is_empty() {
+            return;
+        }
         let n = hidden.len();
-        let mut line = format!(
-            "… {n} more column{}: {}",
-            if n == 1 { "" } else { "s" },
-            hidden.join(", ")
-        );
+        let s = if n == 1 { "" } else { "s" };
+        let mut line = format!("… {n} more column{s}: {}", hidden.join(", "));
         if let Some(max) = max_width {
             if line.chars().count() > max {
                 line = line.chars().take(max.saturating_sub(1)).collect();
@@ -207,6 +249,79 @@ impl Table {
         }
         out.push_str(&line);
         out.push('\n');
+    }
+}
+
+/// Renders a table a piece at a time, for outputs too large to hold: the first
+/// [`TableWriter::write`] decides which columns are shown and their widths (from its rows, as
+/// [`pretty_format_batches_with`] would), later rows are cut or padded to them. Rows written in
+/// one piece give exactly [`pretty_format_batches_with`]'s table (without a row limit).
+///
+/// ```
+/// use quiver_arrow::{Array, PrimitiveArray, RecordBatch, Schema, Field, DataType};
+/// use quiver_arrow::display::{TableOptions, TableWriter, pretty_format_batches};
+/// let schema = std::sync::Arc::new(Schema::new(vec![Field::new("n", DataType::Int32, false)]));
+/// let batch = |v: Vec<i32>| {
+///     RecordBatch::try_new(schema.clone(), vec![Array::from(PrimitiveArray::<i32>::new(v))])
+///         .unwrap()
+/// };
+/// let mut w = TableWriter::new(&schema, TableOptions::default());
+/// let mut text = w.write(&[batch(vec![1, 2])]);
+/// text += &w.write(&[batch(vec![333])]);
+/// text += &w.finish();
+/// // Widths come from the first piece: the later 333 is cut to one character.
+/// assert_eq!(text, "+---+\n| n |\n+---+\n| 1 |\n| 2 |\n| … |\n+---+\n");
+/// ```
+#[derive(Debug)]
+pub struct TableWriter {
+    header: Vec<String>,
+    max_width: Option<usize>,
+    layout: Option<Layout>,
+}
+
+impl TableWriter {
+    /// A table of `schema`'s columns; [`TableOptions::max_rows`] is not used (the caller
+    /// chooses the rows).
+    pub fn new(schema: &crate::Schema, options: TableOptions) -> TableWriter {
+        TableWriter {
+            header: schema.fields.iter().map(|f| sanitize(f.name())).collect(),
+            max_width: options.max_width,
+            layout: None,
+        }
+    }
+
+    /// The rows of `batches` (preceded by the border and header the first time).
+    pub fn write(&mut self, batches: &[RecordBatch]) -> String {
+        let mut table = Table::new(Vec::new(), None);
+        for batch in batches {
+            table.add_rows(batch.columns(), batch.num_rows());
+        }
+        let mut out = String::new();
+        let layout = match &self.layout {
+            Some(l) => l,
+            None => {
+                let l = Layout::new(&self.header, &table.rows, self.max_width);
+                l.write_head(&mut out, &self.header);
+                self.layout.insert(l)
+            }
+        };
+        for row in &table.rows {
+            layout.write_row(&mut out, row);
+        }
+        out
+    }
+
+    /// The bottom border and the line naming the columns left out (the header too, when no
+    /// rows were written).
+    pub fn finish(mut self) -> String {
+        let mut out = String::new();
+        if self.layout.is_none() {
+            out = self.write(&[]);
+        }
+        if let Some(layout) = &self.layout {
+            layout.write_border(&mut out);
+            layout.write_hidden(&mut out, &self.header, self.max_width);
+        }
         out
     }
 }
@@ -233,25 +348,6 @@ fn columns_that_fit(widths: &[usize], max: usize) -> usize {
         k += 1;
     }
     k.max(1)
-}
-
-/// The border, header, rows and border of a table with these column widths.
-fn write_table(out: &mut String, header: &[String], rows: &[Vec<String>], widths: &[usize]) {
-    let mut border = String::from("+");
-    for w in widths {
-        border.extend(std::iter::repeat_n('-', w + 2));
-        border.push('+');
-    }
-    out.push_str(&border);
-    out.push('\n');
-    write_row(out, header, widths);
-    out.push_str(&border);
-    out.push('\n');
-    for row in rows {
-        write_row(out, row, widths);
-    }
-    out.push_str(&border);
-    out.push('\n');
 }
 
 /// One `| a | b |` line, cells truncated with `…` and padded to `widths`.

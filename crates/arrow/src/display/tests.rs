@@ -526,3 +526,51 @@ fn columns_table_escapes_control_characters() {
 ";
     assert_eq!(pretty_format_columns("text", &[a, b]), expected);
 }
+
+#[test]
+fn table_writer_matches_the_one_shot_table() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int32, false),
+        Field::new("name", DataType::Utf8, true),
+        Field::new("a_long_column_name", DataType::Utf8, true),
+    ]));
+    let batch = |ids: &[Option<i32>], names: &[Option<&str>]| {
+        RecordBatch::try_new(schema.clone(), vec![i32s(ids), strs(names), strs(names)]).unwrap()
+    };
+    let first = batch(
+        &[Some(1), Some(22)],
+        &[Some("a very long name indeed"), None],
+    );
+    for max_width in [None, Some(30), Some(14)] {
+        let options = TableOptions {
+            max_width,
+            max_rows: None,
+        };
+        let mut w = TableWriter::new(&schema, options.clone());
+        let streamed = w.write(std::slice::from_ref(&first)) + &w.finish();
+        assert_eq!(
+            streamed,
+            pretty_format_batches_with(std::slice::from_ref(&first), &options),
+            "{max_width:?}"
+        );
+    }
+    // Later pieces keep the first piece's widths: longer cells are cut.
+    let mut w = TableWriter::new(&schema, TableOptions::default());
+    let mut text = w.write(&[batch(&[Some(1)], &[Some("ab")])]);
+    text += &w.write(&[batch(&[Some(12345)], &[Some("abcdef")])]);
+    text += &w.finish();
+    assert_eq!(
+        text,
+        "\
++----+------+--------------------+
+| id | name | a_long_column_name |
++----+------+--------------------+
+| 1  | ab   | ab                 |
+| 1… | abc… | abcdef             |
++----+------+--------------------+
+"
+    );
+    // No rows: the header alone.
+    let w = TableWriter::new(&schema, TableOptions::default());
+    assert_eq!(w.finish().lines().count(), 4);
+}

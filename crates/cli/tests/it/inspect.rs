@@ -260,3 +260,22 @@ fn meta_of_files_and_streams() {
     let out = ok(&["meta", s(&dict), "--verbose"]);
     assert!(out.contains("DictionaryBatch"), "{out}");
 }
+
+#[test]
+fn cat_table_streams_large_outputs_in_pieces_with_one_layout() {
+    let big = generated("lineitem", 25_000, "lineitem_25k.arrow");
+    let out = ok(&[
+        "cat",
+        s(&big),
+        "--columns",
+        "l_orderkey,l_shipmode,l_comment",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 25_000 + 4, "one header, one table");
+    let width = lines[0].chars().count();
+    assert!(
+        lines.iter().all(|l| l.chars().count() == width),
+        "every line aligned"
+    );
+    assert_eq!(lines.iter().filter(|l| l.starts_with('+')).count(), 3);
+}

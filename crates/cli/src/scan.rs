@@ -132,17 +132,16 @@ fn worker(
     done: &std::sync::mpsc::Sender<()>,
 ) -> Result<Totals> {
     // Batches are spread over threads here, so each decompresses on its own thread.
-    let options = ReadOptions::new().with_parallel_decompression(false);
+    let mut options = ReadOptions::new().with_parallel_decompression(false);
+    if let Some(p) = projection {
+        options = options.with_projection(p.to_vec());
+    }
     let mut reader = FileReader::from_bytes_with_options(bytes, options)?;
     let mut t = Totals::default();
     for i in (first..n).step_by(step) {
         let b = reader
             .batch(i)
             .with_context(|| format!("record batch {i}"))?;
-        let b = match projection {
-            Some(p) => b.project(p)?,
-            None => b,
-        };
         t.add(&b);
         let _ = done.send(());
     }

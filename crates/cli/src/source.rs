@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use bytes::Bytes;
 use quiver_arrow::{RecordBatch, SchemaRef};
 use quiver_ipc::IpcSchema;
-use quiver_ipc::read::{FileReader, StreamReader};
+use quiver_ipc::read::{FileReader, ReadOptions, StreamReader};
 use quiver_text::csv::{CsvReadOptions, CsvReader};
 use quiver_text::json::{ArrayAsLines, JsonReadOptions, JsonReader};
 use std::fs::File;
@@ -34,6 +34,8 @@ pub struct Input {
     reader: Reader,
     /// Column indices kept (`None`: all).
     projection: Option<Vec<usize>>,
+    /// The reader itself decodes only the projected columns.
+    pushed_down: bool,
     schema: SchemaRef,
     bytes_read: Arc<AtomicU64>,
     total_bytes: Option<u64>,
@@ -115,9 +117,16 @@ impl Input {
         let label = label_of(path);
         let mut input = open_reader(path, args, &label).with_context(|| label.clone())?;
         if let Some(names) = columns {
-            input.projection = Some(project(&input.schema, names, &label)?);
-            let indices = input.projection.as_deref().unwrap_or_default();
-            input.schema = Arc::new(input.schema.project(indices)?);
+            let indices = project(&input.schema, names, &label)?;
+            input.schema = Arc::new(input.schema.project(&indices)?);
+            // IPC files decode only the selected columns; other readers select afterwards.
+            if let Reader::File { reader, bytes, .. } = &mut input.reader {
+                let options = ReadOptions::new().with_projection(indices.clone());
+                *reader = FileReader::from_bytes_with_options(bytes.clone(), options)
+                    .with_context(|| label.clone())?;
+                input.pushed_down = true;
+            }
+            input.projection = Some(indices);
         }
         Ok(input)
     }
@@ -140,7 +149,7 @@ impl Input {
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         let batch = self.next_raw().with_context(|| self.label.clone())?;
         match (batch, &self.projection) {
-            (Some(b), Some(p)) => Ok(Some(b.project(p)?)),
+            (Some(b), Some(p)) if !self.pushed_down => Ok(Some(b.project(p)?)),
             (b, _) => Ok(b),
         }
     }
@@ -181,8 +190,9 @@ impl Input {
         }
     }
 
-    /// For Arrow IPC files: the file's bytes and the column projection, so that other
-    /// threads can open their own readers over the same memory.
+    /// For Arrow IPC files: the file's bytes, the column projection (for the readers to push
+    /// down) and the number of batches, so that other threads can open their own readers over
+    /// the same memory.
     pub fn ipc_file_parts(&self) -> Option<(Bytes, Option<Vec<usize>>, usize)> {
         match &self.reader {
             Reader::File { reader, bytes, .. } => {
@@ -254,6 +264,7 @@ fn open_reader(path: &Path, args: &ReadArgs, label: &str) -> Result<Input> {
         format,
         reader,
         projection: None,
+        pushed_down: false,
         schema,
         bytes_read: counter,
         total_bytes: total,
@@ -274,6 +285,7 @@ fn file_input(bytes: Bytes, label: &str, counter: Arc<AtomicU64>) -> Result<Inpu
             bytes,
         },
         projection: None,
+        pushed_down: false,
         bytes_read: counter,
         total_bytes: Some(total),
     })

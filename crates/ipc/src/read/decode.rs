@@ -93,6 +93,25 @@ impl Walk<'_> {
         }
     }
 
+    /// Steps over the nodes and buffers of a field of type `dt` without decoding them (the
+    /// counts were checked against the message by `check_counts`).
+    pub(crate) fn skip(&mut self, dt: &DataType) -> Result<()> {
+        let mut needs = Needs::default();
+        count(dt, self.v4_unions, &mut needs);
+        for _ in 0..needs.nodes {
+            self.node()?;
+        }
+        for _ in 0..needs.buffers {
+            self.buffer()?;
+        }
+        for _ in 0..needs.views {
+            for _ in 0..self.variadic_count()? {
+                self.buffer()?;
+            }
+        }
+        Ok(())
+    }
+
     /// The next buffer and its index in the message.
     pub(crate) fn buffer(&mut self) -> Result<(usize, Bytes)> {
         let i = self.next_buffer;
@@ -137,13 +156,23 @@ pub fn decode_record_batch(
         dictionaries: dictionaries.by_id(),
         options,
     };
-    let (columns, num_rows) = decode_roots(message, &roots, &env)?;
+    let (batch_schema, selected) = projection(schema, options.projection())?;
+    let (decoded, num_rows) = decode_roots(message, &roots, selected.as_deref(), &env)?;
+    let columns = match options.projection() {
+        None => decoded.into_iter().flatten().collect(),
+        Some(p) => p
+            .iter()
+            .map(|&i| {
+                decoded[i]
+                    .clone()
+                    .ok_or_else(|| Error::oos("projected column missing"))
+            })
+            .collect::<Result<Vec<_>>>()?,
+    };
     let batch =
-        RecordBatch::try_new_with_rows(schema.schema.clone(), columns, num_rows).map_err(|e| {
-            match e {
-                Error::InvalidArgument(m) => Error::oos(m),
-                other => other,
-            }
+        RecordBatch::try_new_with_rows(batch_schema, columns, num_rows).map_err(|e| match e {
+            Error::InvalidArgument(m) => Error::oos(m),
+            other => other,
         })?;
     // Dictionaries were validated in full when their messages were read (`DictionaryTable`);
     // each batch checks its own buffers and its keys against them.
@@ -151,13 +180,36 @@ pub fn decode_record_batch(
     Ok(batch)
 }
 
+/// The schema of projected batches and which top-level columns to decode (`None`: all).
+fn projection(
+    schema: &IpcSchema,
+    projection: Option<&[usize]>,
+) -> Result<(quiver_arrow::SchemaRef, Option<Vec<bool>>)> {
+    let Some(p) = projection else {
+        return Ok((schema.schema.clone(), None));
+    };
+    let n = schema.schema.fields.len();
+    let mut selected = vec![false; n];
+    for &i in p {
+        if i >= n {
+            return Err(Error::InvalidArgument(format!(
+                "projection index {i} is out of range: the schema has {n} fields"
+            )));
+        }
+        selected[i] = true;
+    }
+    Ok((Arc::new(schema.schema.project(p)?), Some(selected)))
+}
+
 /// Decodes the arrays of `roots` from a record batch (or dictionary batch) message, returning
-/// them with the batch length. Arrays are built but not validated.
+/// them with the batch length; roots not `selected` are skipped (`None`). Arrays are built but
+/// not validated.
 pub(crate) fn decode_roots(
     message: &Message,
     roots: &[Root<'_>],
+    selected: Option<&[bool]>,
     env: &Env<'_>,
-) -> Result<(Vec<Array>, usize)> {
+) -> Result<(Vec<Option<Array>>, usize)> {
     let m = message.fb();
     let rb = match m.header_type() {
         fb::MessageHeader::RecordBatch => m.header_as_record_batch(),
@@ -183,12 +235,18 @@ pub(crate) fn decode_roots(
         path: Vec::new(),
     };
     let mut arrays = Vec::with_capacity(roots.len());
-    for root in roots {
+    for (k, root) in roots.iter().enumerate() {
+        if selected.is_some_and(|s| !s.get(k).copied().unwrap_or(true)) {
+            walk.skip(root.data_type)
+                .map_err(|e| e.context(&root.label))?;
+            arrays.push(None);
+            continue;
+        }
         walk.path.clone_from(&root.path);
         let a = walk
             .decode(root.data_type)
             .map_err(|e| e.context(&root.label))?;
-        arrays.push(a);
+        arrays.push(Some(a));
     }
     Ok((arrays, num_rows))
 }

@@ -323,10 +323,11 @@ impl DictionaryTable {
             },
             options,
         };
-        let (arrays, len) = decode_roots(message, std::slice::from_ref(&root), &env)?;
+        let (arrays, len) = decode_roots(message, std::slice::from_ref(&root), None, &env)?;
         let values = arrays
             .into_iter()
             .next()
+            .flatten()
             .ok_or_else(|| Error::oos("dictionary batch without a column"))?;
         if values.len() != len {
             return Err(Error::oos(format!(

@@ -58,6 +58,7 @@ pub struct ReadOptions {
     max_decompressed_bytes: usize,
     max_dictionary_bytes: usize,
     parallel_decompression: bool,
+    projection: Option<std::sync::Arc<[usize]>>,
 }
 
 impl Default for ReadOptions {
@@ -76,7 +77,29 @@ impl ReadOptions {
             max_decompressed_bytes: 4 << 30,
             max_dictionary_bytes: usize::MAX,
             parallel_decompression: true,
+            projection: None,
         }
+    }
+
+    /// Decodes only these top-level columns (indices into the schema, in the order given):
+    /// record batches come back with the projected schema, and the other columns' buffers are
+    /// skipped without being decoded or validated (compressed buffers are still decompressed;
+    /// dictionaries are read whole). An index beyond the schema is an error when a batch is
+    /// decoded. The reader's own `schema()` stays the file's.
+    ///
+    /// ```
+    /// use quiver_ipc::read::ReadOptions;
+    /// let o = ReadOptions::new().with_projection(vec![2, 0]);
+    /// assert_eq!(o.projection(), Some(&[2, 0][..]));
+    /// ```
+    pub fn with_projection(mut self, columns: Vec<usize>) -> Self {
+        self.projection = Some(columns.into());
+        self
+    }
+
+    /// See [`ReadOptions::with_projection`].
+    pub fn projection(&self) -> Option<&[usize]> {
+        self.projection.as_deref()
     }
 
     /// Whether the buffers of a large compressed message are decompressed on two threads

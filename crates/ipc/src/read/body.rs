@@ -72,6 +72,7 @@ pub(crate) fn body_buffers(
     rb: &fb::RecordBatch<'_>,
     body: &Bytes,
     options: &ReadOptions,
+    keep: Option<&[bool]>,
 ) -> Result<Vec<Bytes>> {
     let descriptors = rb.buffers();
     let raw = descriptors
@@ -84,11 +85,24 @@ pub(crate) fn body_buffers(
         None => Ok(raw),
         Some(codec) => decompress_all(
             codec,
-            raw,
+            skip_unkept(raw, keep),
             options.decompression_budget(body.len()),
             options.parallel_decompression(),
         ),
     }
+}
+
+/// Compressed buffers of columns a projection leaves out are not decompressed: they are
+/// replaced by empty buffers, which the decoder steps over without reading.
+fn skip_unkept(mut raw: Vec<Bytes>, keep: Option<&[bool]>) -> Vec<Bytes> {
+    if let Some(keep) = keep {
+        for (r, &k) in raw.iter_mut().zip(keep) {
+            if !k {
+                *r = Bytes::new();
+            }
+        }
+    }
+    raw
 }
 
 /// The uncompressed length a compressed buffer declares (0 for empty and stored buffers,

@@ -221,7 +221,8 @@ pub(crate) fn decode_roots(
         .map_err(|_| Error::oos(format!("record batch length {} is negative", rb.length())))?;
     let v4_unions = m.version() < fb::MetadataVersion::V5;
     let variadic = check_counts(&rb, roots, v4_unions)?;
-    let buffers = body_buffers(&rb, message.body(), env.options)?;
+    let keep = selected.map(|sel| buffers_kept(roots, sel, &variadic, v4_unions));
+    let buffers = body_buffers(&rb, message.body(), env.options, keep.as_deref())?;
     let mut walk = Walk {
         nodes: rb.nodes().unwrap_or_default(),
         next_node: 0,
@@ -249,6 +250,21 @@ pub(crate) fn decode_roots(
         arrays.push(Some(a));
     }
     Ok((arrays, num_rows))
+}
+
+/// Which of the message's buffers belong to selected roots (the counts were checked by
+/// `check_counts`, so the ranges add up to the buffer count).
+fn buffers_kept(roots: &[Root<'_>], selected: &[bool], variadic: &[usize], v4: bool) -> Vec<bool> {
+    let mut keep = Vec::new();
+    let mut views = variadic.iter();
+    for (k, root) in roots.iter().enumerate() {
+        let mut needs = Needs::default();
+        count(root.data_type, v4, &mut needs);
+        let extra: usize = views.by_ref().take(needs.views).sum();
+        let on = selected.get(k).copied().unwrap_or(true);
+        keep.extend(std::iter::repeat_n(on, needs.buffers + extra));
+    }
+    keep
 }
 
 /// Nodes, buffers and view fields a set of types needs.

@@ -128,3 +128,40 @@ fn skipped_columns_are_not_validated_and_bad_indices_are_errors() {
     let e = r.batch(0).unwrap_err().to_string();
     assert!(e.contains("projection index 2 is out of range"), "{e}");
 }
+
+#[test]
+fn projections_of_compressed_batches_with_views() {
+    use quiver_arrow::{Array, DataType, Field, PrimitiveArray, Schema, StringViewArray};
+    use quiver_ipc::Codec;
+    use quiver_ipc::write::{FileWriter, WriteOptions};
+    let long: Vec<String> = (0..3000)
+        .map(|i| format!("a value longer than twelve {i}"))
+        .collect();
+    let views = |k: usize| {
+        Array::from(StringViewArray::from_options(long.iter().map(|s| {
+            if s.len() % (k + 2) == 0 {
+                None
+            } else {
+                Some(s.as_str())
+            }
+        })))
+    };
+    let schema = std::sync::Arc::new(Schema::new(vec![
+        Field::new("v0", DataType::Utf8View, true),
+        Field::new("n", DataType::Int32, false),
+        Field::new("v2", DataType::Utf8View, true),
+    ]));
+    let n = Array::from(PrimitiveArray::<i32>::new((0..3000).collect::<Vec<i32>>()));
+    let batch = RecordBatch::try_new(schema.clone(), vec![views(0), n, views(1)]).unwrap();
+    for codec in [Codec::Zstd, Codec::Lz4Frame] {
+        let options = WriteOptions::new().with_compression(Some(codec));
+        let mut w = FileWriter::try_new(Vec::new(), &schema, options).unwrap();
+        w.write(&batch).unwrap();
+        let bytes = Bytes::from(w.finish().unwrap());
+        let full = file_batches(&bytes, ReadOptions::new());
+        for p in [vec![0], vec![1], vec![2], vec![2, 0], vec![1, 1]] {
+            let got = file_batches(&bytes, ReadOptions::new().with_projection(p.clone()));
+            assert_projected(&full, &got, &p, &format!("{codec}"));
+        }
+    }
+}

@@ -85,3 +85,23 @@ pub fn gold_json_cases() -> Result<Option<Vec<PathBuf>>, String> {
     cases.sort();
     Ok(Some(cases))
 }
+
+/// `python3` when it can import pyarrow (the interoperability tests run it); `None` when it
+/// cannot, so that the test skips with a warning, except under `CI=true` (where
+/// `scripts/test.sh` installs pyarrow), which panics instead.
+pub fn pyarrow_python() -> Option<&'static str> {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import pyarrow"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        return Some("python3");
+    }
+    assert!(
+        std::env::var("CI").map_or(true, |v| v != "true"),
+        "pyarrow is required when CI=true (scripts/test.sh installs it)"
+    );
+    eprintln!("warning: pyarrow not importable; skipping");
+    None
+}

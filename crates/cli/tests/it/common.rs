@@ -5,7 +5,6 @@ use quiver_arrow::compute::concat;
 use quiver_arrow::{Array, RecordBatch};
 use quiver_ipc::read::{FileReader, StreamReader};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::OnceLock;
 
 /// The `quiver` binary under test.
@@ -126,20 +125,7 @@ pub fn assert_same(expected: &RecordBatch, actual: &RecordBatch, what: &str) {
 
 /// `python3` when pyarrow imports; `None` (skip) otherwise, a failure when `CI=true`.
 pub fn python() -> Option<&'static str> {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import pyarrow"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        return Some("python3");
-    }
-    assert!(
-        std::env::var("CI").map_or(true, |v| v != "true"),
-        "pyarrow is required when CI=true (scripts/test.sh installs it)"
-    );
-    eprintln!("warning: pyarrow not importable; skipping");
-    None
+    quiver_integration::testdata::pyarrow_python()
 }
 
 /// The path of a script in `tests/py`.

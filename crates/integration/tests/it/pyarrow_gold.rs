@@ -9,23 +9,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// `python3` with pyarrow, or `None` (then the test skips, except under `CI=true`).
-pub(crate) fn pyarrow_python() -> Option<&'static str> {
-    let ok = Command::new("python3")
-        .args(["-c", "import pyarrow"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        return Some("python3");
-    }
-    assert!(
-        std::env::var("CI").map_or(true, |v| v != "true"),
-        "pyarrow is required when CI=true (scripts/test.sh installs it)"
-    );
-    eprintln!("warning: pyarrow not importable; skipping");
-    None
-}
+pub(crate) use quiver_integration::testdata::pyarrow_python;
 
 fn write_ours(json: &Path, out: &Path, compression: Option<Codec>) -> Result<(), String> {
     let file = read_json_path(json).map_err(|e| e.to_string())?;

@@ -16,18 +16,7 @@ fn script() -> PathBuf {
 
 /// True when pyarrow can be used; panics in CI when it cannot.
 fn have_pyarrow() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import pyarrow.csv"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "pyarrow is required in CI (python3 -c 'import pyarrow.csv' failed)"
-        );
-        eprintln!("skipping: python3 with pyarrow is not available");
-    }
-    ok
+    quiver_integration::testdata::pyarrow_python().is_some()
 }
 
 fn run(args: &[&Path]) -> String {

@@ -9,9 +9,10 @@
 //! than that. Large bodies are decompressed on two threads.
 
 use super::ReadOptions;
-use crate::compression::{Codec, decompress_buffer};
+use crate::compression::{Codec, Decompressor};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use bytes::Bytes;
+use quiver_arrow::buffer::{ALIGNMENT, MutableBuffer};
 use quiver_arrow::{Error, Result};
 use std::ops::Range;
 
@@ -105,11 +106,30 @@ fn skip_unkept(mut raw: Vec<Bytes>, keep: Option<&[bool]>) -> Vec<Bytes> {
     raw
 }
 
-/// The uncompressed length a compressed buffer declares (0 for empty and stored buffers,
-/// which need no allocation).
-fn declared_len(index: usize, raw: &[u8]) -> Result<usize> {
+/// How one buffer of a compressed body is stored.
+#[derive(Clone, Copy)]
+enum Stored {
+    /// No bytes at all (and no length prefix).
+    Empty,
+    /// Prefix `-1`: the bytes after the prefix are the buffer.
+    Raw,
+    /// Compressed; the prefix declares this many uncompressed bytes.
+    Compressed(usize),
+}
+
+impl Stored {
+    fn len(self) -> usize {
+        match self {
+            Stored::Compressed(n) => n,
+            Stored::Empty | Stored::Raw => 0,
+        }
+    }
+}
+
+/// How buffer `index` (`raw`, length prefix included) is stored.
+fn stored(index: usize, raw: &[u8]) -> Result<Stored> {
     if raw.is_empty() {
-        return Ok(0);
+        return Ok(Stored::Empty);
     }
     let Some(prefix) = raw.get(..8) else {
         return Err(Error::oos(format!(
@@ -119,8 +139,8 @@ fn declared_len(index: usize, raw: &[u8]) -> Result<usize> {
     };
     let declared = i64::from_le_bytes(prefix.try_into().expect("8 bytes"));
     match declared {
-        -1 => Ok(0),
-        d => usize::try_from(d).map_err(|_| {
+        -1 => Ok(Stored::Raw),
+        d => usize::try_from(d).map(Stored::Compressed).map_err(|_| {
             Error::oos(format!(
                 "compressed buffer {index} declares uncompressed length {d}"
             ))
@@ -128,70 +148,112 @@ fn declared_len(index: usize, raw: &[u8]) -> Result<usize> {
     }
 }
 
+/// One buffer to decompress: its index, the bytes after its prefix, and its output.
+type Job<'a> = (usize, &'a [u8], &'a mut [u8]);
+
 /// Decompresses every buffer after checking the declared total against `budget`.
+///
+/// All decompressed buffers of the message share one 64-byte aligned allocation, each at a
+/// multiple of 64 bytes, and are decompressed straight into it: one allocation (with
+/// transparent huge pages when large) instead of one per buffer, whose fresh pages cost more
+/// than decompressing into them. Like the buffers of a memory-mapped file, the allocation is
+/// freed when the last buffer of the message is dropped. Stored (`-1`) buffers stay
+/// zero-copy slices of the body.
 fn decompress_all(
     codec: Codec,
     raw: Vec<Bytes>,
     budget: usize,
     parallel: bool,
 ) -> Result<Vec<Bytes>> {
-    let mut sizes = Vec::with_capacity(raw.len());
-    let mut total = 0usize;
-    for (i, r) in raw.iter().enumerate() {
-        let n = declared_len(i, r)?;
-        total = total.saturating_add(n);
-        sizes.push(n);
-    }
+    let kinds = raw
+        .iter()
+        .enumerate()
+        .map(|(i, r)| stored(i, r))
+        .collect::<Result<Vec<_>>>()?;
+    let total = kinds.iter().fold(0usize, |t, k| t.saturating_add(k.len()));
     if total > budget {
         return Err(Error::oos(format!(
             "compressed buffers declare {total} uncompressed bytes, more than the {budget} \
              allowed for this message (see ReadOptions::with_max_decompression_ratio)"
         )));
     }
-    let one = |i: usize, r: &Bytes| {
-        decompress_buffer(codec, r, sizes[i]).map_err(|e| e.context(format!("buffer {i}")))
-    };
-    if !parallel || total < PARALLEL_MIN_BYTES || raw.len() < 2 {
-        return raw.iter().enumerate().map(|(i, r)| one(i, r)).collect();
+    // `total` is within the budget, so the padded sum cannot overflow.
+    let padded = |k: Stored| k.len().next_multiple_of(ALIGNMENT);
+    let mut arena = MutableBuffer::zeroed(kinds.iter().map(|&k| padded(k)).sum());
+    let mut starts = Vec::with_capacity(kinds.len());
+    let mut jobs: Vec<Job<'_>> = Vec::new();
+    let mut rest = arena.as_mut_slice();
+    let mut at = 0;
+    for (i, (r, &k)) in raw.iter().zip(&kinds).enumerate() {
+        starts.push(at);
+        let (out, tail) = std::mem::take(&mut rest).split_at_mut(padded(k));
+        rest = tail;
+        at += out.len();
+        if let Stored::Compressed(n) = k {
+            jobs.push((i, &r[8..], &mut out[..n]));
+        }
     }
-    decompress_on_two_threads(&raw, &sizes, one)
+    if !parallel || total < PARALLEL_MIN_BYTES || jobs.len() < 2 {
+        run(codec, jobs)?;
+    } else {
+        run_on_two_threads(codec, jobs)?;
+    }
+    let arena = arena.freeze();
+    Ok(raw
+        .iter()
+        .zip(kinds)
+        .zip(starts)
+        .map(|((r, k), start)| match k {
+            Stored::Empty | Stored::Compressed(0) => Bytes::new(),
+            Stored::Raw => r.slice(8..),
+            Stored::Compressed(n) => arena.slice(start..start + n),
+        })
+        .collect())
 }
 
-/// Runs `one` over every buffer, the buffers split by size between this thread and a scoped
-/// second one (all on this thread if it cannot be spawned).
-fn decompress_on_two_threads(
-    raw: &[Bytes],
-    sizes: &[usize],
-    one: impl Fn(usize, &Bytes) -> Result<Bytes> + Sync,
-) -> Result<Vec<Bytes>> {
-    let second = split_by_size(sizes);
-    let run = |pick: bool| {
-        let picked = raw.iter().enumerate().filter(|(i, _)| second[*i] == pick);
-        picked.map(|(i, r)| (i, one(i, r))).collect::<Vec<_>>()
+/// Decompresses `jobs` in order on this thread; the error names the buffer.
+fn run(codec: Codec, jobs: Vec<Job<'_>>) -> Result<()> {
+    let mut d = Decompressor::new();
+    for (i, src, out) in jobs {
+        d.decompress_into(codec, src, out)
+            .map_err(|e| e.context(format!("buffer {i}")))?;
+    }
+    Ok(())
+}
+
+/// Runs the jobs split by size between this thread and a scoped second one (all on this
+/// thread if it cannot be spawned). Of two errors, the one of the lower buffer is reported.
+fn run_on_two_threads(codec: Codec, jobs: Vec<Job<'_>>) -> Result<()> {
+    let second = split_by_size(&jobs.iter().map(|j| j.2.len()).collect::<Vec<_>>());
+    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+    for (job, s) in jobs.into_iter().zip(second) {
+        if s { theirs.push(job) } else { mine.push(job) }
+    }
+    let first_index = |jobs: &Vec<Job<'_>>| jobs.first().map_or(usize::MAX, |j| j.0);
+    let (a, b) = (first_index(&mine), first_index(&theirs));
+    // The second worker's share is taken back if its thread cannot be spawned.
+    let theirs = std::sync::Mutex::new(Some(theirs));
+    let take = || {
+        theirs
+            .lock()
+            .map_or_else(|mut p| p.get_mut().take(), |mut g| g.take())
+            .unwrap_or_default()
     };
-    let mut out: Vec<Option<Result<Bytes>>> = (0..raw.len()).map(|_| None).collect();
     std::thread::scope(|s| {
-        let handle = std::thread::Builder::new().spawn_scoped(s, || run(true));
-        let mut results = run(false);
-        match handle {
-            Ok(h) => match h.join() {
-                Ok(r) => results.extend(r),
-                Err(_) => {
-                    results.push((0, Err(Error::Codec("decompression thread panicked".into()))))
-                }
-            },
-            Err(_) => results.extend(run(true)),
+        let handle = std::thread::Builder::new().spawn_scoped(s, move || run(codec, take()));
+        let ours = run(codec, mine);
+        let other = match handle {
+            Ok(h) => h
+                .join()
+                .unwrap_or_else(|_| Err(Error::Codec("decompression thread panicked".into()))),
+            Err(_) => run(codec, take()),
+        };
+        match (ours, other) {
+            (Err(x), Err(y)) => Err(if a <= b { x } else { y }),
+            (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+            (Ok(()), Ok(())) => Ok(()),
         }
-        for (i, r) in results {
-            out[i] = Some(r);
-        }
-    });
-    out.into_iter()
-        .enumerate()
-        .map(|(i, r)| {
-            r.unwrap_or_else(|| Err(Error::Codec(format!("buffer {i} was not decompressed"))))
-        })
-        .collect()
+    })
 }
 
 /// Assigns buffers to two workers with about equal bytes (greedy, largest first): `true`
@@ -254,6 +316,7 @@ mod tests {
                 assert_eq!(out.len(), 8);
                 for (d, o) in data.iter().zip(&out) {
                     assert_eq!(&o[..], &d[..]);
+                    assert_eq!(o.as_ptr() as usize % ALIGNMENT, 0);
                 }
                 assert!(out[7].is_empty());
             }

@@ -3,13 +3,13 @@
 
 use super::WriteOptions;
 use super::common::{PAD, message_bytes};
-use crate::compression::{Codec, compress_buffer};
+use crate::compression::{Codec, compress_buffers};
 use crate::convert::metadata_to_fb;
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::padding;
 use bytes::Bytes;
 use flatbuffers::{FlatBufferBuilder, WIPOffset};
-use quiver_arrow::{Error, Metadata, Result};
+use quiver_arrow::{Metadata, Result};
 
 /// Total uncompressed bytes from which buffers are compressed on two threads.
 const PARALLEL_MIN_BYTES: usize = 1 << 20;
@@ -191,44 +191,16 @@ impl EncodedBatch {
 }
 
 /// Compresses every buffer separately (length prefix included; empty buffers stay empty), on
-/// two threads when there are several buffers and enough bytes.
+/// two threads when there are enough bytes.
 fn compress_all(codec: Codec, level: Option<i32>, buffers: &[Bytes]) -> Result<Vec<Bytes>> {
     let total: usize = buffers.iter().map(Bytes::len).sum();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
-    if threads < 2 || buffers.len() < 2 || total < PARALLEL_MIN_BYTES {
-        return compress_group(codec, level, buffers);
-    }
-    // Split into two runs of about equal bytes (each keeps at least one buffer).
-    let mut acc = 0;
-    let split = buffers
-        .iter()
-        .position(|b| {
-            acc += b.len();
-            acc >= total / 2
-        })
-        .map_or(1, |i| i + 1)
-        .clamp(1, buffers.len() - 1);
-    let (first, second) = buffers.split_at(split);
-    std::thread::scope(|s| {
-        let other = s.spawn(|| compress_group(codec, level, second));
-        let mut out = compress_group(codec, level, first)?;
-        let rest = other
-            .join()
-            .map_err(|_| Error::Codec("a compression thread panicked".into()))??;
-        out.extend(rest);
-        Ok(out)
-    })
-}
-
-fn compress_group(codec: Codec, level: Option<i32>, buffers: &[Bytes]) -> Result<Vec<Bytes>> {
-    buffers
-        .iter()
-        .map(|b| {
-            let mut out = Vec::new();
-            compress_buffer(codec, b, level, &mut out)?;
-            Ok(Bytes::from(out))
-        })
-        .collect()
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if total < PARALLEL_MIN_BYTES {
+        1
+    } else {
+        cores.min(2)
+    };
+    compress_buffers(codec, level, buffers, threads)
 }
 
 #[cfg(test)]

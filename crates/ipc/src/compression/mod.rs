@@ -8,7 +8,6 @@
 use bytes::Bytes;
 use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Result};
-use std::io::Read;
 
 /// A body compression codec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +26,11 @@ impl std::fmt::Display for Codec {
         })
     }
 }
+
+mod lz4;
+mod parallel;
+
+pub(crate) use parallel::compress_buffers;
 
 /// Decompresses one body buffer (length prefix + data). Returns the stored bytes zero-copy
 /// when the prefix is `-1`. `max_len` bounds the declared uncompressed length (callers pass a
@@ -56,83 +60,141 @@ pub fn decompress_buffer(codec: Codec, raw: &Bytes, max_len: usize) -> Result<By
         )));
     }
     let mut out = MutableBuffer::zeroed(len);
-    let got = match codec {
-        Codec::Lz4Frame => read_fully(
-            lz4_flex::frame::FrameDecoder::new(&raw[8..]),
-            out.as_mut_slice(),
-        ),
-        Codec::Zstd => zstd::bulk::decompress_to_buffer(&raw[8..], out.as_mut_slice())
-            .map_err(|e| Error::Codec(format!("zstd: {e}"))),
-    }?;
-    if got != len {
-        return Err(Error::oos(format!(
-            "buffer decompressed to {got} bytes but declares {len}"
-        )));
-    }
+    Decompressor::new().decompress_into(codec, &raw[8..], out.as_mut_slice())?;
     Ok(out.freeze())
 }
 
-/// Reads until `out` is full or the reader ends; errors if more data remains.
-fn read_fully<R: Read>(mut r: R, out: &mut [u8]) -> Result<usize> {
-    let mut n = 0;
-    while n < out.len() {
-        match r.read(&mut out[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) => return Err(Error::Codec(format!("lz4: {e}"))),
-        }
+/// Decompression state worth keeping between buffers (a ZSTD context); one per thread.
+///
+/// ```
+/// use quiver_ipc::compression::{Codec, Compressor, Decompressor};
+/// let data = vec![7u8; 10_000];
+/// let mut stored = Vec::new();
+/// Compressor::new(Codec::Zstd, None).compress(&data, &mut stored).unwrap();
+/// // The first 8 bytes are the uncompressed length; the codec's bytes follow.
+/// let mut back = vec![0u8; 10_000];
+/// Decompressor::new().decompress_into(Codec::Zstd, &stored[8..], &mut back).unwrap();
+/// assert_eq!(back, data);
+/// ```
+#[derive(Default)]
+pub struct Decompressor {
+    zstd: Option<zstd::bulk::Decompressor<'static>>,
+}
+
+impl Decompressor {
+    /// A decompressor that has not allocated a codec context yet.
+    pub fn new() -> Self {
+        Self::default()
     }
-    let mut probe = [0u8; 1];
-    match r.read(&mut probe) {
-        Ok(0) => Ok(n),
-        Ok(_) => Err(Error::oos(format!(
-            "buffer decompresses to more than the declared {} bytes",
-            out.len()
-        ))),
-        Err(e) => Err(Error::Codec(format!("lz4: {e}"))),
+
+    /// Decompresses `payload` (a buffer's bytes after its length prefix) into `out`, which
+    /// must come out exactly full: more or fewer bytes are an error.
+    pub fn decompress_into(&mut self, codec: Codec, payload: &[u8], out: &mut [u8]) -> Result<()> {
+        match codec {
+            Codec::Lz4Frame => lz4::decompress_frame(payload, out),
+            Codec::Zstd => {
+                let zstd_error = |e: std::io::Error| Error::Codec(format!("zstd: {e}"));
+                let d = match &mut self.zstd {
+                    Some(d) => d,
+                    None => self
+                        .zstd
+                        .insert(zstd::bulk::Decompressor::new().map_err(zstd_error)?),
+                };
+                let got = d.decompress_to_buffer(payload, out).map_err(zstd_error)?;
+                if got != out.len() {
+                    return Err(Error::oos(format!(
+                        "buffer decompressed to {got} bytes but declares {}",
+                        out.len()
+                    )));
+                }
+                Ok(())
+            }
+        }
     }
 }
 
 /// Appends `data` compressed with `codec` to `out` (length prefix included), or stored with
 /// prefix `-1` when compression does not make it smaller. Empty input appends nothing.
+/// Compressing many buffers is cheaper through one [`Compressor`].
 pub fn compress_buffer(
     codec: Codec,
     data: &[u8],
     level: Option<i32>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    if data.is_empty() {
-        return Ok(());
-    }
-    let start = out.len();
-    out.extend_from_slice(&(data.len() as i64).to_le_bytes());
-    match codec {
-        Codec::Lz4Frame => {
-            // 64 KiB blocks, as the LZ4 frame library's default (and pyarrow's files) use:
-            // decoders size their block buffer by the header, and lz4_flex's automatic choice
-            // (4 MiB blocks for large buffers) makes every reader allocate and fault in a 4 MiB
-            // buffer per compressed buffer.
-            let info =
-                lz4_flex::frame::FrameInfo::new().block_size(lz4_flex::frame::BlockSize::Max64KB);
-            let mut enc = lz4_flex::frame::FrameEncoder::with_frame_info(info, std::mem::take(out));
-            std::io::Write::write_all(&mut enc, data)
-                .map_err(|e| Error::Codec(format!("lz4: {e}")))?;
-            *out = enc
-                .finish()
-                .map_err(|e| Error::Codec(format!("lz4: {e}")))?;
+    Compressor::new(codec, level).compress(data, out)
+}
+
+/// Compresses body buffers with one codec, keeping its state (LZ4 scratch block, ZSTD
+/// context) from buffer to buffer; one per thread.
+pub struct Compressor {
+    codec: Codec,
+    level: i32,
+    lz4: Option<lz4::Encoder>,
+    zstd: Option<zstd::bulk::Compressor<'static>>,
+    scratch: Vec<u8>,
+}
+
+impl Compressor {
+    /// A compressor for `codec`; `level` is ZSTD's level (default 1, as Arrow C++ uses) and
+    /// is ignored for LZ4.
+    pub fn new(codec: Codec, level: Option<i32>) -> Self {
+        Compressor {
+            codec,
+            level: level.unwrap_or(1),
+            lz4: None,
+            zstd: None,
+            scratch: Vec::new(),
         }
-        Codec::Zstd => {
-            let compressed = zstd::bulk::compress(data, level.unwrap_or(1))
-                .map_err(|e| Error::Codec(format!("zstd: {e}")))?;
-            out.extend_from_slice(&compressed);
+    }
+
+    /// Appends the LZ4 blocks of `data` (a piece of a buffer starting at a multiple of 64 KiB)
+    /// to `out`, without frame header or end mark.
+    fn lz4_blocks(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        self.lz4
+            .get_or_insert_with(lz4::Encoder::new)
+            .blocks(data, out)
+    }
+
+    /// Appends `data` to `out` as one body buffer: the little-endian `i64` uncompressed
+    /// length and the compressed bytes, or `-1` and the bytes themselves when compression
+    /// does not make them smaller. Empty input appends nothing.
+    pub fn compress(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        if data.is_empty() {
+            return Ok(());
         }
+        let start = out.len();
+        out.reserve(8 + data.len());
+        out.extend_from_slice(&(data.len() as i64).to_le_bytes());
+        match self.codec {
+            Codec::Lz4Frame => self
+                .lz4
+                .get_or_insert_with(lz4::Encoder::new)
+                .frame(data, out)?,
+            Codec::Zstd => {
+                let zstd_error = |e: std::io::Error| Error::Codec(format!("zstd: {e}"));
+                let c = match &mut self.zstd {
+                    Some(c) => c,
+                    None => self
+                        .zstd
+                        .insert(zstd::bulk::Compressor::new(self.level).map_err(zstd_error)?),
+                };
+                self.scratch.clear();
+                self.scratch
+                    .reserve(zstd::zstd_safe::compress_bound(data.len()));
+                c.compress_to_buffer(data, &mut self.scratch)
+                    .map_err(zstd_error)?;
+                out.extend_from_slice(&self.scratch);
+            }
+        }
+        if out.len() - start - 8 >= data.len() {
+            // (`parallel::lz4_buffer` makes the same choice for frames built from pieces.)
+            out.truncate(start);
+            out.extend_from_slice(&(-1i64).to_le_bytes());
+            out.extend_from_slice(data);
+        }
+        Ok(())
     }
-    if out.len() - start - 8 >= data.len() {
-        out.truncate(start);
-        out.extend_from_slice(&(-1i64).to_le_bytes());
-        out.extend_from_slice(data);
-    }
-    Ok(())
 }
 
 #[cfg(test)]

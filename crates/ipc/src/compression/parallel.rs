@@ -1,0 +1,195 @@
+//! Compressing the buffers of one message on several threads.
+//!
+//! The work is cut into pieces: whole buffers for ZSTD, and for LZ4 runs of at most
+//! [`LZ4_PIECE`] bytes cut at 64 KiB block boundaries (the blocks of a frame are independent,
+//! so pieces encoded apart concatenate to the frame's blocks). Pieces are handed out largest
+//! first from a shared counter, so threads stay busy until the last piece whatever the mix
+//! of buffer sizes and compressibility. The output is byte-for-byte what one thread writes.
+
+use super::lz4;
+use super::{Codec, Compressor};
+use bytes::Bytes;
+use quiver_arrow::{Error, Result};
+use std::ops::Range;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Largest LZ4 piece: four 64 KiB blocks.
+const LZ4_PIECE: usize = 4 * lz4::BLOCK;
+
+/// One piece of work: bytes `range` of buffer `buffer`.
+struct Piece {
+    buffer: usize,
+    range: Range<usize>,
+}
+
+/// Compresses every buffer (length prefix included, empty buffers stay empty, stored with
+/// prefix `-1` when compression does not shrink them) on `threads` threads, this one
+/// included. A thread that cannot be spawned leaves its share to the others.
+pub(crate) fn compress_buffers(
+    codec: Codec,
+    level: Option<i32>,
+    buffers: &[Bytes],
+    threads: usize,
+) -> Result<Vec<Bytes>> {
+    let pieces = cut(codec, buffers);
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    order.sort_by_key(|&p| std::cmp::Reverse(pieces[p].range.len()));
+    let done: Vec<Mutex<Option<Result<Vec<u8>>>>> =
+        pieces.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut c = Compressor::new(codec, level);
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&p) = order.get(k) else { break };
+            let piece = &pieces[p];
+            let data = &buffers[piece.buffer][piece.range.clone()];
+            let mut out = Vec::new();
+            let r = match codec {
+                Codec::Lz4Frame => c.lz4_blocks(data, &mut out),
+                Codec::Zstd => c.compress(data, &mut out),
+            };
+            let failed = r.is_err();
+            if let Ok(mut slot) = done[p].lock() {
+                *slot = Some(r.map(|()| out));
+            }
+            if failed {
+                // Stop handing out work; the error is reported below.
+                next.store(order.len(), Ordering::Relaxed);
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            if std::thread::Builder::new().spawn_scoped(s, work).is_err() {
+                break;
+            }
+        }
+        work();
+    });
+    let mut results = done.into_iter().map(|m| {
+        m.into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(|| Err(Error::Codec("a compression thread stopped early".into())))
+    });
+    let mut out = Vec::with_capacity(buffers.len());
+    let mut pieces = pieces.iter().peekable();
+    for (i, data) in buffers.iter().enumerate() {
+        let mut parts = Vec::new();
+        while pieces.next_if(|p| p.buffer == i).is_some() {
+            parts.push(results.next().expect("one result per piece")?);
+        }
+        out.push(match codec {
+            _ if data.is_empty() => Bytes::new(),
+            Codec::Zstd => Bytes::from(parts.pop().unwrap_or_default()),
+            Codec::Lz4Frame => Bytes::from(lz4_buffer(data, &parts)),
+        });
+    }
+    Ok(out)
+}
+
+/// The pieces of `buffers`, in buffer order (empty buffers have none).
+fn cut(codec: Codec, buffers: &[Bytes]) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    for (buffer, b) in buffers.iter().enumerate() {
+        let step = match codec {
+            Codec::Lz4Frame => LZ4_PIECE,
+            Codec::Zstd => b.len().max(1),
+        };
+        for start in (0..b.len()).step_by(step) {
+            pieces.push(Piece {
+                buffer,
+                range: start..b.len().min(start + step),
+            });
+        }
+    }
+    pieces
+}
+
+/// Length prefix, frame header, the pieces' blocks and the end mark; or the data stored
+/// with prefix `-1` when that is not smaller (as [`Compressor::compress`] decides).
+fn lz4_buffer(data: &[u8], parts: &[Vec<u8>]) -> Vec<u8> {
+    let blocks: usize = parts.iter().map(Vec::len).sum();
+    let framed = 7 + blocks + 4;
+    if framed >= data.len() {
+        let mut out = Vec::with_capacity(8 + data.len());
+        out.extend_from_slice(&(-1i64).to_le_bytes());
+        out.extend_from_slice(data);
+        return out;
+    }
+    let mut out = Vec::with_capacity(8 + framed);
+    out.extend_from_slice(&(data.len() as i64).to_le_bytes());
+    lz4::header(&mut out);
+    for p in parts {
+        out.extend_from_slice(p);
+    }
+    lz4::end(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buffers() -> Vec<Bytes> {
+        let sizes = [
+            0,
+            1,
+            100,
+            lz4::BLOCK,
+            LZ4_PIECE,
+            LZ4_PIECE + 1,
+            3 * LZ4_PIECE + 12_345,
+        ];
+        let mut v: Vec<Bytes> = sizes
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| {
+                Bytes::from(
+                    (0..n)
+                        .map(|i| ((i / 5) % 53) as u8 ^ k as u8)
+                        .collect::<Vec<u8>>(),
+                )
+            })
+            .collect();
+        // Incompressible: stored with prefix -1.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        v.push(Bytes::from(
+            (0..300_000)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 32) as u8
+                })
+                .collect::<Vec<u8>>(),
+        ));
+        v
+    }
+
+    #[test]
+    fn same_bytes_as_one_thread() {
+        let bufs = buffers();
+        for codec in [Codec::Lz4Frame, Codec::Zstd] {
+            let mut c = Compressor::new(codec, None);
+            let sequential: Vec<Vec<u8>> = bufs
+                .iter()
+                .map(|b| {
+                    let mut out = Vec::new();
+                    c.compress(b, &mut out).unwrap();
+                    out
+                })
+                .collect();
+            for threads in [1, 2, 3] {
+                let parallel = compress_buffers(codec, None, &bufs, threads).unwrap();
+                assert_eq!(parallel.len(), bufs.len());
+                for (i, (p, s)) in parallel.iter().zip(&sequential).enumerate() {
+                    assert_eq!(&p[..], &s[..], "{codec} buffer {i}, {threads} threads");
+                }
+            }
+            let stored = &sequential[bufs.len() - 1];
+            assert_eq!(stored[..8], (-1i64).to_le_bytes());
+        }
+    }
+}

@@ -7,6 +7,7 @@ mod read_fuzz;
 mod read_fuzz_regressions;
 mod read_gold;
 mod read_projection;
+mod read_pyarrow_compressed;
 mod read_zero_copy;
 mod write_canon;
 mod write_data;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 /// True when `python3` can import pyarrow; otherwise skips (prints why), or panics under
 /// `CI=true`.
-fn pyarrow_available() -> bool {
+pub(crate) fn pyarrow_available() -> bool {
     let ok = Command::new("python3")
         .args(["-c", "import pyarrow"])
         .output()
@@ -31,7 +31,7 @@ fn pyarrow_available() -> bool {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quiver-ipc-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -39,7 +39,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Removes a scratch directory, unless `QUIVER_KEEP` is set (to look at the files).
-fn cleanup(dir: &Path) {
+pub(crate) fn cleanup(dir: &Path) {
     if std::env::var_os("QUIVER_KEEP").is_none() {
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -142,6 +142,11 @@ impl Runner<'_> {
         if op.is_write() {
             cmd.arg("--output").arg(&output);
         }
+        if op.is_write() {
+            // Writes start with no dirty pages left by earlier runs (or the data set-up),
+            // whose writeback would otherwise compete with the measured one.
+            let _ = Command::new("sync").status();
+        }
         let out = cmd.output().with_context(|| format!("starting {cmd:?}"))?;
         if op.is_write() {
             let len = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use quiver_arrow::{RecordBatch, SchemaRef};
 use quiver_ipc::Codec;
 use quiver_ipc::read::{FileReader, ReadOptions, StreamReader};
-use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
+use quiver_ipc::write::{FileWriter, PreallocatedFile, StreamWriter, WriteOptions};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
@@ -139,7 +139,8 @@ fn write(
     let (schema, batches) = load(input)?;
     let options = WriteOptions::new().with_compression(codec);
     let t = Instant::now();
-    let sink = BufWriter::new(File::create(output)?);
+    // quiver's file sink: disk space reserved ahead of the data (`PreallocatedFile`).
+    let sink = BufWriter::new(PreallocatedFile::new(File::create(output)?));
     let sink = if stream {
         let mut w = StreamWriter::try_new(sink, &schema, options)?;
         for b in &batches {
@@ -153,7 +154,7 @@ fn write(
         }
         w.finish()?
     };
-    let mut file = sink.into_inner().map_err(|e| e.into_error())?;
+    let mut file = sink.into_inner().map_err(|e| e.into_error())?.finish()?;
     file.flush()?;
     drop(file);
     let mut m = totals(&batches);

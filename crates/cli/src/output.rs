@@ -3,6 +3,7 @@
 //! and removed on any error (or when the process is interrupted before the rename).
 
 use anyhow::{Context, Result};
+use quiver_ipc::write::PreallocatedFile;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -51,7 +52,8 @@ impl Output {
             Target::Stdout => Box::new(BufWriter::with_capacity(1 << 20, io::stdout())),
             Target::File { tmp, .. } => {
                 let f: File = tmp.as_file().try_clone()?;
-                Box::new(BufWriter::with_capacity(1 << 20, f))
+                // Disk space is reserved ahead of the data (and the rest released on drop).
+                Box::new(BufWriter::with_capacity(1 << 20, PreallocatedFile::new(f)))
             }
         })
     }

@@ -8,7 +8,8 @@
 //!   compression (LZ4 frame / ZSTD), on two threads when there is enough work.
 //! - [`DictionaryTracker`]: which dictionaries a reader has seen; decides, per batch, between
 //!   nothing, a delta and a replacement (an error in the file format).
-//! - [`StreamWriter`] and [`FileWriter`] over `std::io::Write`.
+//! - [`StreamWriter`] and [`FileWriter`] over `std::io::Write`; [`PreallocatedFile`] is the
+//!   fast `Write` for a file on disk.
 //!
 //! ```
 //! use quiver_arrow::{Array, DataType, Field, PrimitiveArray, RecordBatch, Schema};
@@ -29,12 +30,14 @@ mod dictionary;
 mod encode;
 mod file;
 mod normalize;
+mod preallocate;
 mod stream;
 
 pub use body::{BufferSpec, EncodedBatch, FieldNode};
 pub use dictionary::{DictionaryTracker, DictionaryUpdate};
 pub use encode::{encode_arrays, encode_record_batch};
 pub use file::FileWriter;
+pub use preallocate::PreallocatedFile;
 pub use stream::StreamWriter;
 
 use crate::compression::Codec;

@@ -177,16 +177,25 @@ fn decompress_all(
              allowed for this message (see ReadOptions::with_max_decompression_ratio)"
         )));
     }
-    // `total` is within the budget, so the padded sum cannot overflow.
-    let padded = |k: Stored| k.len().next_multiple_of(ALIGNMENT);
-    let mut arena = MutableBuffer::zeroed(kinds.iter().map(|&k| padded(k)).sum());
+    // Each buffer padded to a multiple of 64 bytes (checked: a caller may set no budget).
+    let padded = |k: Stored| k.len().checked_next_multiple_of(ALIGNMENT);
+    let arena_len = kinds
+        .iter()
+        .try_fold(0usize, |t, &k| t.checked_add(padded(k)?))
+        .ok_or_else(|| {
+            Error::oos(format!(
+                "compressed buffers declare {total} uncompressed bytes, more than memory can hold"
+            ))
+        })?;
+    let mut arena = MutableBuffer::zeroed(arena_len);
     let mut starts = Vec::with_capacity(kinds.len());
     let mut jobs: Vec<Job<'_>> = Vec::new();
     let mut rest = arena.as_mut_slice();
     let mut at = 0;
     for (i, (r, &k)) in raw.iter().zip(&kinds).enumerate() {
         starts.push(at);
-        let (out, tail) = std::mem::take(&mut rest).split_at_mut(padded(k));
+        // In range: the arena holds every padded length.
+        let (out, tail) = std::mem::take(&mut rest).split_at_mut(padded(k).unwrap_or(0));
         rest = tail;
         at += out.len();
         if let Stored::Compressed(n) = k {

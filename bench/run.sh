@@ -43,7 +43,7 @@ echo "== data in $DATA"
 mkdir -p "$DATA"
 # Files quiver wrote are reused only while quiver's writer and generator are unchanged (the
 # pyarrow-written copies depend on the generated data only, which the stamp covers too).
-stamp=$(git ls-tree -r HEAD crates/ipc/src/write crates/ipc/src/compression.rs crates/cli/src/generate 2>/dev/null | sha1sum | cut -c1-16)
+stamp=$(git ls-tree -r HEAD crates/ipc/src/write crates/ipc/src/compression crates/cli/src/generate 2>/dev/null | sha1sum | cut -c1-16)
 if [ "$(cat "$DATA/writer.stamp" 2>/dev/null)" != "$stamp" ]; then
   rm -f "$DATA"/*.arrow "$DATA"/*.arrows
   echo "$stamp" > "$DATA/writer.stamp"

@@ -246,13 +246,7 @@ pub(crate) fn decompress_frame(src: &[u8], out: &mut [u8]) -> Result<()> {
         // Further (or skippable) frames follow: the streaming decoder takes the whole input.
         return streaming(src, out);
     }
-    if pos != out.len() {
-        return Err(Error::oos(format!(
-            "buffer decompressed to {pos} bytes but declares {}",
-            out.len()
-        )));
-    }
-    Ok(())
+    super::check_len(pos, out.len())
 }
 
 /// The reference C library's block decoder, behind a safe function.
@@ -346,13 +340,7 @@ fn streaming(src: &[u8], out: &mut [u8]) -> Result<()> {
             Err(e) => return Err(codec_error(e)),
         }
     }
-    if n != out.len() {
-        return Err(Error::oos(format!(
-            "buffer decompressed to {n} bytes but declares {}",
-            out.len()
-        )));
-    }
-    Ok(())
+    super::check_len(n, out.len())
 }
 
 #[cfg(test)]

@@ -30,6 +30,21 @@ impl std::fmt::Display for Codec {
 mod lz4;
 mod parallel;
 
+fn zstd_error(e: std::io::Error) -> Error {
+    Error::Codec(format!("zstd: {e}"))
+}
+
+/// `Ok` when a buffer decompressed to the `declared` number of bytes.
+fn check_len(got: usize, declared: usize) -> Result<()> {
+    if got == declared {
+        Ok(())
+    } else {
+        Err(Error::oos(format!(
+            "buffer decompressed to {got} bytes but declares {declared}"
+        )))
+    }
+}
+
 pub(crate) use parallel::compress_buffers;
 
 /// Decompresses one body buffer (length prefix + data). Returns the stored bytes zero-copy
@@ -93,7 +108,6 @@ impl Decompressor {
         match codec {
             Codec::Lz4Frame => lz4::decompress_frame(payload, out),
             Codec::Zstd => {
-                let zstd_error = |e: std::io::Error| Error::Codec(format!("zstd: {e}"));
                 let d = match &mut self.zstd {
                     Some(d) => d,
                     None => self
@@ -101,13 +115,7 @@ impl Decompressor {
                         .insert(zstd::bulk::Decompressor::new().map_err(zstd_error)?),
                 };
                 let got = d.decompress_to_buffer(payload, out).map_err(zstd_error)?;
-                if got != out.len() {
-                    return Err(Error::oos(format!(
-                        "buffer decompressed to {got} bytes but declares {}",
-                        out.len()
-                    )));
-                }
-                Ok(())
+                check_len(got, out.len())
             }
         }
     }
@@ -172,7 +180,6 @@ impl Compressor {
                 .get_or_insert_with(lz4::Encoder::new)
                 .frame(data, out)?,
             Codec::Zstd => {
-                let zstd_error = |e: std::io::Error| Error::Codec(format!("zstd: {e}"));
                 let c = match &mut self.zstd {
                     Some(c) => c,
                     None => self

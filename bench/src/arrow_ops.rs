@@ -1,6 +1,6 @@
 //! The operations with arrow-rs (the crates.io `arrow` crate).
 
-use crate::{Measured, Op};
+use crate::{Measured, Op, timed};
 use anyhow::{Context, Result, bail};
 use arrow::array::{Array, ArrayData, RecordBatch};
 use arrow::buffer::Buffer;
@@ -23,32 +23,27 @@ pub fn run(op: Op, input: &Path, output: Option<&Path>, threads: usize) -> Resul
         Op::WriteStream => write(input, output, None, true),
         // Validation is on by default in arrow-rs readers (`ArrayDataBuilder::build` checks
         // offsets, UTF-8, dictionary keys… of every array).
-        Op::ReadFileSeek => timed(|| {
-            let r = FileReader::try_new(File::open(input)?, None)?;
-            Ok(r.collect::<Result<Vec<_>, _>>()?)
-        }),
-        Op::ReadStream => timed(|| {
-            let r = StreamReader::try_new_buffered(File::open(input)?, None)?;
-            Ok(r.collect::<Result<Vec<_>, _>>()?)
-        }),
-        Op::ReadMmapValidated => timed(|| read_mmap(input, threads, true)),
-        Op::ReadMmapUnvalidated => timed(|| read_mmap(input, threads, false)),
+        Op::ReadFileSeek => timed(
+            || {
+                let r = FileReader::try_new(File::open(input)?, None)?;
+                Ok(r.collect::<Result<Vec<_>, _>>()?)
+            },
+            totals,
+        ),
+        Op::ReadStream => timed(
+            || {
+                let r = StreamReader::try_new_buffered(File::open(input)?, None)?;
+                Ok(r.collect::<Result<Vec<_>, _>>()?)
+            },
+            totals,
+        ),
+        Op::ReadMmapValidated => timed(|| read_mmap(input, threads, true), totals),
+        Op::ReadMmapUnvalidated => timed(|| read_mmap(input, threads, false), totals),
         Op::ReadFileLz4T1 | Op::ReadFileLz4T2 | Op::ReadFileZstdT1 | Op::ReadFileZstdT2 => {
-            timed(|| read_mmap(input, threads, true))
+            timed(|| read_mmap(input, threads, true), totals)
         }
         Op::Memcpy => bail!("memcpy is not an IPC operation"),
     }
-}
-
-/// Times `f`, which returns every batch materialised; the batches are dropped after the clock
-/// stops.
-fn timed(f: impl FnOnce() -> Result<Vec<RecordBatch>>) -> Result<Measured> {
-    let t = Instant::now();
-    let batches = f()?;
-    let seconds = t.elapsed().as_secs_f64();
-    let mut m = totals(&batches);
-    m.seconds = seconds;
-    Ok(m)
 }
 
 /// Rows, batches and in-memory bytes of `batches`.

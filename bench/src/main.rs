@@ -166,6 +166,21 @@ impl Op {
     }
 }
 
+/// Times `f`, which returns every batch materialised, and measures them with `totals`; the
+/// batches are dropped after the clock stops.
+pub fn timed<B>(
+    f: impl FnOnce() -> anyhow::Result<Vec<B>>,
+    totals: fn(&[B]) -> Measured,
+) -> anyhow::Result<Measured> {
+    let t = std::time::Instant::now();
+    let batches = f()?;
+    let seconds = t.elapsed().as_secs_f64();
+    Ok(Measured {
+        seconds,
+        ..totals(&batches)
+    })
+}
+
 /// What an operation measured, without the process figures.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Measured {

@@ -1,6 +1,6 @@
 //! The operations with quiver (`quiver-arrow`, `quiver-ipc`).
 
-use crate::{Measured, Op};
+use crate::{Measured, Op, timed};
 use anyhow::{Context, Result, bail};
 use bytes::Bytes;
 use quiver_arrow::{RecordBatch, SchemaRef};
@@ -19,38 +19,33 @@ pub fn run(op: Op, input: &Path, output: Option<&Path>, threads: usize) -> Resul
         Op::WriteFileLz4 => write(input, output, Some(Codec::Lz4Frame), false),
         Op::WriteFileZstd => write(input, output, Some(Codec::Zstd), false),
         Op::WriteStream => write(input, output, None, true),
-        Op::ReadFileSeek => timed(|| {
-            let mut r = FileReader::try_new(File::open(input)?)?;
-            (0..r.num_batches())
-                .map(|i| r.batch(i).with_context(|| format!("batch {i}")))
-                .collect()
-        }),
-        Op::ReadStream => timed(|| {
-            let mut r = StreamReader::try_new(BufReader::new(File::open(input)?))?;
-            let mut out = Vec::new();
-            while let Some(b) = r.next_batch()? {
-                out.push(b);
-            }
-            Ok(out)
-        }),
-        Op::ReadMmapValidated => timed(|| read_mmap(input, threads, true)),
-        Op::ReadMmapUnvalidated => timed(|| read_mmap(input, threads, false)),
+        Op::ReadFileSeek => timed(
+            || {
+                let mut r = FileReader::try_new(File::open(input)?)?;
+                (0..r.num_batches())
+                    .map(|i| r.batch(i).with_context(|| format!("batch {i}")))
+                    .collect()
+            },
+            totals,
+        ),
+        Op::ReadStream => timed(
+            || {
+                let mut r = StreamReader::try_new(BufReader::new(File::open(input)?))?;
+                let mut out = Vec::new();
+                while let Some(b) = r.next_batch()? {
+                    out.push(b);
+                }
+                Ok(out)
+            },
+            totals,
+        ),
+        Op::ReadMmapValidated => timed(|| read_mmap(input, threads, true), totals),
+        Op::ReadMmapUnvalidated => timed(|| read_mmap(input, threads, false), totals),
         Op::ReadFileLz4T1 | Op::ReadFileLz4T2 | Op::ReadFileZstdT1 | Op::ReadFileZstdT2 => {
-            timed(|| read_mmap(input, threads, true))
+            timed(|| read_mmap(input, threads, true), totals)
         }
         Op::Memcpy => bail!("memcpy is not an IPC operation"),
     }
-}
-
-/// Times `f`, which returns every batch materialised; the batches are dropped after the clock
-/// stops.
-fn timed(f: impl FnOnce() -> Result<Vec<RecordBatch>>) -> Result<Measured> {
-    let t = Instant::now();
-    let batches = f()?;
-    let seconds = t.elapsed().as_secs_f64();
-    let mut m = totals(&batches);
-    m.seconds = seconds;
-    Ok(m)
 }
 
 /// Rows, batches and in-memory bytes of `batches`.

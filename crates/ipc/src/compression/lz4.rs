@@ -89,9 +89,12 @@ pub(crate) fn header(out: &mut Vec<u8>) {
     out.extend_from_slice(&[FLG, BD, header_checksum(&[FLG, BD])]);
 }
 
+/// The end mark: a zero block size.
+pub(crate) static END: [u8; 4] = [0; 4];
+
 /// Appends the end mark.
 pub(crate) fn end(out: &mut Vec<u8>) {
-    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&END);
 }
 
 /// What a frame header says, for the frames decoded here.

@@ -45,7 +45,7 @@ fn check_len(got: usize, declared: usize) -> Result<()> {
     }
 }
 
-pub(crate) use parallel::compress_buffers;
+pub(crate) use parallel::{Parts, compress_buffers};
 
 /// Decompresses one body buffer (length prefix + data). Returns the stored bytes zero-copy
 /// when the prefix is `-1`. `max_len` bounds the declared uncompressed length (callers pass a
@@ -164,6 +164,20 @@ impl Compressor {
             .blocks(data, out)
     }
 
+    /// Replaces the contents of `out` with the ZSTD frame of `data`.
+    fn zstd(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        let c = match &mut self.zstd {
+            Some(c) => c,
+            None => self
+                .zstd
+                .insert(zstd::bulk::Compressor::new(self.level).map_err(zstd_error)?),
+        };
+        out.clear();
+        out.reserve(zstd::zstd_safe::compress_bound(data.len()));
+        c.compress_to_buffer(data, out).map_err(zstd_error)?;
+        Ok(())
+    }
+
     /// Appends `data` to `out` as one body buffer: the little-endian `i64` uncompressed
     /// length and the compressed bytes, or `-1` and the bytes themselves when compression
     /// does not make them smaller. Empty input appends nothing.
@@ -180,18 +194,10 @@ impl Compressor {
                 .get_or_insert_with(lz4::Encoder::new)
                 .frame(data, out)?,
             Codec::Zstd => {
-                let c = match &mut self.zstd {
-                    Some(c) => c,
-                    None => self
-                        .zstd
-                        .insert(zstd::bulk::Compressor::new(self.level).map_err(zstd_error)?),
-                };
-                self.scratch.clear();
-                self.scratch
-                    .reserve(zstd::zstd_safe::compress_bound(data.len()));
-                c.compress_to_buffer(data, &mut self.scratch)
-                    .map_err(zstd_error)?;
-                out.extend_from_slice(&self.scratch);
+                let mut frame = std::mem::take(&mut self.scratch);
+                self.zstd(data, &mut frame)?;
+                out.extend_from_slice(&frame);
+                self.scratch = frame;
             }
         }
         if out.len() - start - 8 >= data.len() {

@@ -23,15 +23,24 @@ struct Piece {
     range: Range<usize>,
 }
 
-/// Compresses every buffer (length prefix included, empty buffers stay empty, stored with
-/// prefix `-1` when compression does not shrink them) on `threads` threads, this one
-/// included. A thread that cannot be spawned leaves its share to the others.
+/// A compressed body buffer as slices to write one after the other: the length prefix, then
+/// the compressed bytes (an LZ4 frame is its header, the pieces' blocks and the end mark), or
+/// prefix `-1` and the uncompressed buffer itself (shared, not copied) when compression does
+/// not make it smaller. An empty buffer has no slices.
+pub(crate) type Parts = Vec<Bytes>;
+
+/// Compresses every buffer on `threads` threads, this one included, into the bytes
+/// [`Compressor::compress`] would append (see [`Parts`]). `before` runs on this thread once
+/// the other threads are at work (the file writer writes the previous batch then); it runs
+/// exactly once, also when compression fails. A thread that cannot be spawned leaves its
+/// share to the others.
 pub(crate) fn compress_buffers(
     codec: Codec,
     level: Option<i32>,
     buffers: &[Bytes],
     threads: usize,
-) -> Result<Vec<Bytes>> {
+    before: impl FnOnce(),
+) -> Result<Vec<Parts>> {
     let pieces = cut(codec, buffers);
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     order.sort_by_key(|&p| std::cmp::Reverse(pieces[p].range.len()));
@@ -48,7 +57,7 @@ pub(crate) fn compress_buffers(
             let mut out = Vec::new();
             let r = match codec {
                 Codec::Lz4Frame => c.lz4_blocks(data, &mut out),
-                Codec::Zstd => c.compress(data, &mut out),
+                Codec::Zstd => c.zstd(data, &mut out),
             };
             let failed = r.is_err();
             if let Ok(mut slot) = done[p].lock() {
@@ -66,6 +75,7 @@ pub(crate) fn compress_buffers(
                 break;
             }
         }
+        before();
         work();
     });
     let mut results = done.into_iter().map(|m| {
@@ -81,9 +91,9 @@ pub(crate) fn compress_buffers(
             parts.push(results.next().expect("one result per piece")?);
         }
         out.push(match codec {
-            _ if data.is_empty() => Bytes::new(),
-            Codec::Zstd => Bytes::from(parts.pop().unwrap_or_default()),
-            Codec::Lz4Frame => Bytes::from(lz4_buffer(data, &parts)),
+            _ if data.is_empty() => Vec::new(),
+            Codec::Zstd => zstd_buffer(data, parts.pop().unwrap_or_default()),
+            Codec::Lz4Frame => lz4_buffer(data, parts),
         });
     }
     Ok(out)
@@ -107,25 +117,39 @@ fn cut(codec: Codec, buffers: &[Bytes]) -> Vec<Piece> {
     pieces
 }
 
+/// Prefix `-1` and `data` itself.
+fn stored(data: &Bytes) -> Parts {
+    vec![Bytes::from_static(&STORED_PREFIX), data.clone()]
+}
+
+/// The length prefix of an uncompressed buffer.
+static STORED_PREFIX: [u8; 8] = (-1i64).to_le_bytes();
+
+/// Length prefix and ZSTD frame; or the data stored when that is not smaller (as
+/// [`Compressor::compress`] decides).
+fn zstd_buffer(data: &Bytes, frame: Vec<u8>) -> Parts {
+    if frame.len() >= data.len() {
+        return stored(data);
+    }
+    let prefix = (data.len() as i64).to_le_bytes().to_vec();
+    vec![Bytes::from(prefix), Bytes::from(frame)]
+}
+
 /// Length prefix, frame header, the pieces' blocks and the end mark; or the data stored
-/// with prefix `-1` when that is not smaller (as [`Compressor::compress`] decides).
-fn lz4_buffer(data: &[u8], parts: &[Vec<u8>]) -> Vec<u8> {
-    let blocks: usize = parts.iter().map(Vec::len).sum();
-    let framed = 7 + blocks + 4;
+/// when that is not smaller (as [`Compressor::compress`] decides).
+fn lz4_buffer(data: &Bytes, blocks: Vec<Vec<u8>>) -> Parts {
+    let framed = 7 + blocks.iter().map(Vec::len).sum::<usize>() + 4;
     if framed >= data.len() {
-        let mut out = Vec::with_capacity(8 + data.len());
-        out.extend_from_slice(&(-1i64).to_le_bytes());
-        out.extend_from_slice(data);
-        return out;
+        return stored(data);
     }
-    let mut out = Vec::with_capacity(8 + framed);
-    out.extend_from_slice(&(data.len() as i64).to_le_bytes());
-    lz4::header(&mut out);
-    for p in parts {
-        out.extend_from_slice(p);
-    }
-    lz4::end(&mut out);
-    out
+    let mut head = Vec::with_capacity(8 + 7);
+    head.extend_from_slice(&(data.len() as i64).to_le_bytes());
+    lz4::header(&mut head);
+    let mut parts = Vec::with_capacity(blocks.len() + 2);
+    parts.push(Bytes::from(head));
+    parts.extend(blocks.into_iter().map(Bytes::from));
+    parts.push(Bytes::from_static(&lz4::END));
+    parts
 }
 
 #[cfg(test)]
@@ -182,14 +206,20 @@ mod tests {
                 })
                 .collect();
             for threads in [1, 2, 3] {
-                let parallel = compress_buffers(codec, None, &bufs, threads).unwrap();
+                let mut ran = 0;
+                let parallel = compress_buffers(codec, None, &bufs, threads, || ran += 1).unwrap();
+                assert_eq!(ran, 1);
                 assert_eq!(parallel.len(), bufs.len());
                 for (i, (p, s)) in parallel.iter().zip(&sequential).enumerate() {
-                    assert_eq!(&p[..], &s[..], "{codec} buffer {i}, {threads} threads");
+                    assert_eq!(p.concat(), &s[..], "{codec} buffer {i}, {threads} threads");
                 }
             }
             let stored = &sequential[bufs.len() - 1];
             assert_eq!(stored[..8], (-1i64).to_le_bytes());
+            // The stored buffer is the input itself, not a copy.
+            let parallel = compress_buffers(codec, None, &bufs, 2, || ()).unwrap();
+            let last = bufs.len() - 1;
+            assert_eq!(parallel[last][1].as_ptr(), bufs[last].as_ptr());
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::WriteOptions;
 use super::common::{PAD, message_bytes};
-use crate::compression::{Codec, compress_buffers};
+use crate::compression::{Codec, Parts, compress_buffers};
 use crate::convert::metadata_to_fb;
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::padding;
@@ -60,29 +60,32 @@ pub struct EncodedBatch {
 impl EncodedBatch {
     /// Lays out `raw`: compresses each buffer when asked, pads each to the alignment.
     pub(crate) fn layout(raw: RawBatch, options: &WriteOptions) -> Result<Self> {
-        let stored = match options.compression() {
-            None => raw.buffers,
-            Some(codec) => compress_all(codec, options.compression_level(), &raw.buffers)?,
-        };
+        let mut stored = compress_messages(std::slice::from_ref(&raw), options, || ())?;
+        let stored = stored.pop().expect("one message in, one out");
+        Ok(Self::assemble(raw, stored, options))
+    }
+
+    /// Lays out `raw` with its buffers as `stored` (one [`Parts`] per buffer, compressed
+    /// when the options say so): pads each to the alignment.
+    pub(crate) fn assemble(raw: RawBatch, stored: Vec<Parts>, options: &WriteOptions) -> Self {
         let align = options.alignment();
         let mut parts = Vec::with_capacity(stored.len() * 2);
         let mut buffers = Vec::with_capacity(stored.len());
         let mut offset = 0;
         for b in stored {
-            let pad = padding(b.len(), align);
+            let len: usize = b.iter().map(Bytes::len).sum();
+            let pad = padding(len, align);
             buffers.push(BufferSpec {
                 offset,
-                length: b.len(),
+                length: len,
             });
-            offset += b.len() + pad;
-            if !b.is_empty() {
-                parts.push(b);
-            }
+            offset += len + pad;
+            parts.extend(b.into_iter().filter(|p| !p.is_empty()));
             if pad > 0 {
                 parts.push(Bytes::from_static(&PAD[..pad]));
             }
         }
-        Ok(EncodedBatch {
+        EncodedBatch {
             length: raw.length,
             nodes: raw.nodes,
             buffers,
@@ -90,7 +93,7 @@ impl EncodedBatch {
             compression: options.compression(),
             parts,
             body_len: offset,
-        })
+        }
     }
 
     /// Number of rows.
@@ -190,9 +193,26 @@ impl EncodedBatch {
     }
 }
 
-/// Compresses every buffer separately (length prefix included; empty buffers stay empty), on
-/// two threads when there are enough bytes.
-fn compress_all(codec: Codec, level: Option<i32>, buffers: &[Bytes]) -> Result<Vec<Bytes>> {
+/// The buffers of several messages as they go into their bodies: compressed separately
+/// (length prefix included; empty buffers stay empty) when the options say so, all messages'
+/// buffers together on two threads when there are enough bytes. `before` runs once on this
+/// thread, while the other thread compresses (see [`compress_buffers`]).
+pub(crate) fn compress_messages(
+    raws: &[RawBatch],
+    options: &WriteOptions,
+    before: impl FnOnce(),
+) -> Result<Vec<Vec<Parts>>> {
+    let Some(codec) = options.compression() else {
+        before();
+        let stored = raws
+            .iter()
+            .map(|r| r.buffers.iter().map(|b| vec![b.clone()]).collect());
+        return Ok(stored.collect());
+    };
+    let buffers: Vec<Bytes> = raws
+        .iter()
+        .flat_map(|r| r.buffers.iter().cloned())
+        .collect();
     let total: usize = buffers.iter().map(Bytes::len).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if total < PARALLEL_MIN_BYTES {
@@ -200,7 +220,18 @@ fn compress_all(codec: Codec, level: Option<i32>, buffers: &[Bytes]) -> Result<V
     } else {
         cores.min(2)
     };
-    compress_buffers(codec, level, buffers, threads)
+    let mut all = compress_buffers(
+        codec,
+        options.compression_level(),
+        &buffers,
+        threads,
+        before,
+    )?
+    .into_iter();
+    let stored = raws
+        .iter()
+        .map(|r| all.by_ref().take(r.buffers.len()).collect());
+    Ok(stored.collect())
 }
 
 #[cfg(test)]
@@ -242,12 +273,18 @@ mod tests {
             .map(|i| Bytes::from(vec![i; 400_000]))
             .chain([Bytes::new()])
             .collect();
+        // Two messages compressed together come back apart, each buffer in its place.
+        let raws = [raw(bufs[..2].to_vec()), raw(bufs[2..].to_vec())];
         for codec in [Codec::Lz4Frame, Codec::Zstd] {
-            let out = compress_all(codec, None, &bufs).unwrap();
-            assert_eq!(out.len(), bufs.len());
-            assert!(out[5].is_empty());
-            for (i, o) in out.iter().take(5).enumerate() {
-                let back = crate::compression::decompress_buffer(codec, o, 400_000).unwrap();
+            let o = WriteOptions::default().with_compression(Some(codec));
+            let out = compress_messages(&raws, &o, || ()).unwrap();
+            assert_eq!(out.len(), 2);
+            assert_eq!((out[0].len(), out[1].len()), (2, 4));
+            assert!(out[1][3].is_empty());
+            let all: Vec<_> = out.concat();
+            for (i, o) in all.iter().take(5).enumerate() {
+                let o = Bytes::from(o.concat());
+                let back = crate::compression::decompress_buffer(codec, &o, 400_000).unwrap();
                 assert_eq!(&back[..], &bufs[i][..]);
             }
         }

@@ -1,8 +1,10 @@
 //! What the stream and file writers share: position tracking, message framing with aligned
 //! bodies, and the per-batch sequence (dictionaries first, then the batch).
 
+use super::WriteOptions;
+use super::body::{EncodedBatch, compress_messages};
 use super::dictionary::DictionaryTracker;
-use super::{WriteOptions, encode_arrays, encode_record_batch};
+use super::encode::encode_raw;
 use crate::convert::{Endianness, IpcSchema, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::{padding, write_message};
@@ -79,17 +81,74 @@ impl<W: Write> Write for Counting<W> {
     }
 }
 
-/// The state both writers carry: output, schema, options, dictionaries sent so far.
+/// The messages one `write` produces, in output order: the dictionary batches the record
+/// batch needs, then the record batch (each as metadata and body).
+#[derive(Debug)]
+pub(crate) struct Encoded {
+    dictionaries: Vec<(Vec<u8>, EncodedBatch)>,
+    batch: (Vec<u8>, EncodedBatch),
+}
+
+/// The output, and (for the file footer) the blocks of the messages written to it.
+#[derive(Debug)]
+struct Sink<W> {
+    out: Counting<W>,
+    align: usize,
+    keep_blocks: bool,
+    dictionary_blocks: Vec<Block>,
+    batch_blocks: Vec<Block>,
+}
+
+impl<W: Write> Sink<W> {
+    /// Frames one message, padding the metadata so that the body starts at a multiple of the
+    /// alignment from the start of the output.
+    fn write_message(&mut self, mut metadata: Vec<u8>, body: &[Bytes]) -> Result<Block> {
+        let offset = self.out.position;
+        let body_start = (offset % self.align as u64) as usize + 8 + metadata.len();
+        metadata.resize(metadata.len() + padding(body_start, self.align), 0);
+        let parts: Vec<&[u8]> = body.iter().map(|b| b.as_ref()).collect();
+        let (metadata_len, body_len) = write_message(&mut self.out, &metadata, &parts)?;
+        Ok(Block {
+            offset,
+            metadata_len,
+            body_len,
+        })
+    }
+
+    fn write_encoded(&mut self, e: Encoded) -> Result<()> {
+        for (metadata, body) in e.dictionaries {
+            let block = self.write_message(metadata, body.body_parts())?;
+            if self.keep_blocks {
+                self.dictionary_blocks.push(block);
+            }
+        }
+        let (metadata, body) = e.batch;
+        let block = self.write_message(metadata, body.body_parts())?;
+        if self.keep_blocks {
+            self.batch_blocks.push(block);
+        }
+        Ok(())
+    }
+}
+
+/// The state both writers carry: output, schema, options, dictionaries sent so far, and
+/// the batch held back to be written while the next is compressed.
 #[derive(Debug)]
 pub(crate) struct Core<W: Write> {
-    out: Counting<W>,
+    sink: Sink<W>,
     schema: IpcSchema,
     options: WriteOptions,
     tracker: DictionaryTracker,
+    /// Whether a batch is held back until the next `write_batch` (or `flush_pending`), so
+    /// that its bytes go out while the next batch is compressed: for compressing file
+    /// writers, whose output is not readable before the footer anyway.
+    hold_back: bool,
+    pending: Option<Encoded>,
 }
 
 impl<W: Write> Core<W> {
-    /// Checks the options and schema; writes nothing.
+    /// Checks the options and schema; writes nothing. A file writer (`file`) keeps the
+    /// blocks of the messages it writes, for its footer.
     pub(crate) fn try_new(
         w: W,
         schema: IpcSchema,
@@ -105,13 +164,21 @@ impl<W: Write> Core<W> {
         schema.dictionaries.value_types(&schema.schema)?;
         let tracker = DictionaryTracker::new(file, options.emit_dictionary_deltas());
         Ok(Core {
-            out: Counting {
-                inner: w,
-                position: 0,
+            sink: Sink {
+                out: Counting {
+                    inner: w,
+                    position: 0,
+                },
+                align: options.alignment(),
+                keep_blocks: file,
+                dictionary_blocks: Vec::new(),
+                batch_blocks: Vec::new(),
             },
             schema,
+            hold_back: file && options.compression().is_some(),
             options,
             tracker,
+            pending: None,
         })
     }
 
@@ -122,73 +189,102 @@ impl<W: Write> Core<W> {
         &self.options
     }
     pub(crate) fn inner(&self) -> &W {
-        &self.out.inner
+        &self.sink.out.inner
+    }
+    /// The blocks of the dictionary and record batch messages written so far (file writers).
+    pub(crate) fn blocks(&self) -> (&[Block], &[Block]) {
+        (&self.sink.dictionary_blocks, &self.sink.batch_blocks)
     }
 
-    /// Writes raw bytes (file magic, footer).
+    /// Writes the batch held back, if any.
+    pub(crate) fn flush_pending(&mut self) -> Result<()> {
+        match self.pending.take() {
+            Some(e) => self.sink.write_encoded(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes raw bytes (file magic, footer), after the batch held back.
     pub(crate) fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
-        self.out.write_all(bytes)?;
+        self.flush_pending()?;
+        self.sink.out.write_all(bytes)?;
         Ok(())
     }
 
-    /// Flushes and returns the inner writer.
+    /// Writes the batch held back, flushes and returns the inner writer.
     pub(crate) fn into_inner(mut self) -> Result<W> {
-        self.out.flush()?;
-        Ok(self.out.inner)
+        self.flush_pending()?;
+        self.sink.out.flush()?;
+        Ok(self.sink.out.inner)
     }
 
     /// The schema as a `Message` flatbuffer.
-    pub(crate) fn write_schema(&mut self) -> Result<Block> {
+    pub(crate) fn write_schema(&mut self) -> Result<()> {
         let mut fbb = FlatBufferBuilder::new();
         let schema = schema_to_fb(&mut fbb, &self.schema)?;
         let header = (fb::MessageHeader::Schema, schema.as_union_value());
         let metadata = message_bytes(fbb, header, 0, None)?;
-        self.write_message(metadata, &[])
+        self.flush_pending()?;
+        self.sink.write_message(metadata, &[]).map(|_| ())
     }
 
-    /// Writes the dictionaries `batch` needs that the reader lacks, then `batch`; returns the
-    /// blocks of the dictionary messages and of the batch. Everything is encoded before
-    /// anything is written, so an error leaves the output and the dictionary state unchanged
-    /// (unless the error is the writer's own).
-    pub(crate) fn write_batch(
-        &mut self,
-        batch: &RecordBatch,
-        metadata: &Metadata,
-    ) -> Result<(Vec<Block>, Block)> {
+    /// Writes the dictionaries `batch` needs that the reader lacks, then `batch`.
+    ///
+    /// Everything is encoded before anything of this batch is written, so an error leaves
+    /// the output and the dictionary state unchanged (unless the error is the writer's own).
+    /// A compressing file writer holds the encoded batch back and writes it during the next
+    /// call, on this thread while the other compresses the next batch (or in
+    /// [`Core::flush_pending`]); an error writing it is returned by that call.
+    pub(crate) fn write_batch(&mut self, batch: &RecordBatch, metadata: &Metadata) -> Result<()> {
         self.check_schema(batch)?;
-        let pending = self.tracker.plan(&self.schema, batch.columns())?;
-        let mut dictionaries = Vec::with_capacity(pending.updates().len());
-        for u in pending.updates() {
+        let plan = self.tracker.plan(&self.schema, batch.columns())?;
+        let mut raws = Vec::with_capacity(plan.updates().len() + 1);
+        for u in plan.updates() {
             let values = std::slice::from_ref(&u.values);
-            let e = encode_arrays(values, u.values.len(), &self.options)?;
+            raws.push(encode_raw(values, u.values.len(), &self.options)?);
+        }
+        raws.push(encode_raw(
+            batch.columns(),
+            batch.num_rows(),
+            &self.options,
+        )?);
+
+        let mut previous = self.pending.take();
+        let sink = &mut self.sink;
+        let mut written = Ok(());
+        let stored = compress_messages(&raws, &self.options, || {
+            if let Some(p) = previous.take() {
+                written = sink.write_encoded(p);
+            }
+        });
+        written?;
+        if let Some(p) = previous {
+            // (Not reached: `compress_messages` runs its `before` exactly once.)
+            self.sink.write_encoded(p)?;
+        }
+        let mut messages = raws.into_iter().zip(stored?);
+        let mut dictionaries = Vec::with_capacity(plan.updates().len());
+        for (u, (raw, stored)) in plan.updates().iter().zip(messages.by_ref()) {
+            let e = EncodedBatch::assemble(raw, stored, &self.options);
             let m = e.dictionary_batch_message(u.id, u.is_delta, &Metadata::new())?;
             dictionaries.push((m, e));
         }
-        let e = encode_record_batch(batch, &self.options)?;
+        let (raw, stored) = messages
+            .next()
+            .expect("the record batch's buffers come last");
+        let e = EncodedBatch::assemble(raw, stored, &self.options);
         let m = e.record_batch_message(metadata)?;
-        self.tracker.commit(pending);
-        let mut blocks = Vec::with_capacity(dictionaries.len());
-        for (dm, de) in dictionaries {
-            blocks.push(self.write_message(dm, de.body_parts())?);
+        self.tracker.commit(plan);
+        let encoded = Encoded {
+            dictionaries,
+            batch: (m, e),
+        };
+        if self.hold_back {
+            self.pending = Some(encoded);
+            Ok(())
+        } else {
+            self.sink.write_encoded(encoded)
         }
-        let batch_block = self.write_message(m, e.body_parts())?;
-        Ok((blocks, batch_block))
-    }
-
-    /// Frames one message, padding the metadata so that the body starts at a multiple of the
-    /// alignment from the start of the output.
-    fn write_message(&mut self, mut metadata: Vec<u8>, body: &[Bytes]) -> Result<Block> {
-        let offset = self.out.position;
-        let align = self.options.alignment();
-        let body_start = (offset % align as u64) as usize + 8 + metadata.len();
-        metadata.resize(metadata.len() + padding(body_start, align), 0);
-        let parts: Vec<&[u8]> = body.iter().map(|b| b.as_ref()).collect();
-        let (metadata_len, body_len) = write_message(&mut self.out, &metadata, &parts)?;
-        Ok(Block {
-            offset,
-            metadata_len,
-            body_len,
-        })
     }
 
     /// The batch's fields must be the writer's (schema-level metadata may differ).

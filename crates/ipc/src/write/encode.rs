@@ -42,6 +42,15 @@ pub fn encode_arrays(
     length: usize,
     options: &WriteOptions,
 ) -> Result<EncodedBatch> {
+    EncodedBatch::layout(encode_raw(columns, length, options)?, options)
+}
+
+/// Nodes and (uncompressed, unpadded) buffers of `columns`, each `length` long.
+pub(crate) fn encode_raw(
+    columns: &[Array],
+    length: usize,
+    options: &WriteOptions,
+) -> Result<RawBatch> {
     options.check()?;
     let mut e = Encoder {
         raw: RawBatch {
@@ -58,7 +67,7 @@ pub fn encode_arrays(
         }
         e.array(c)?;
     }
-    EncodedBatch::layout(e.raw, options)
+    Ok(e.raw)
 }
 
 /// Walks arrays, collecting nodes and buffers.

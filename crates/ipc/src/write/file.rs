@@ -38,8 +38,6 @@ pub(crate) const MAGIC: &[u8; 6] = b"ARROW1";
 #[derive(Debug)]
 pub struct FileWriter<W: Write> {
     core: Core<W>,
-    dictionaries: Vec<Block>,
-    batches: Vec<Block>,
     footer_metadata: Metadata,
 }
 
@@ -51,24 +49,24 @@ impl<W: Write> FileWriter<W> {
         core.write_schema()?;
         Ok(FileWriter {
             core,
-            dictionaries: Vec::new(),
-            batches: Vec::new(),
             footer_metadata: Metadata::new(),
         })
     }
 
     /// Writes `batch` (after the dictionary messages it needs). Its fields must be the
     /// writer's; schema-level metadata is not compared.
+    ///
+    /// With compression, the batch is compressed now and its bytes are written during the
+    /// next call (or [`FileWriter::finish`]), while the next batch is being compressed: an
+    /// error writing to `W` may therefore come from the call after. The file is readable
+    /// only once finished in any case.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.write_with_metadata(batch, &Metadata::new())
     }
 
     /// Like [`FileWriter::write`], with message-level custom metadata on the batch message.
     pub fn write_with_metadata(&mut self, batch: &RecordBatch, metadata: &Metadata) -> Result<()> {
-        let (dictionaries, batch) = self.core.write_batch(batch, metadata)?;
-        self.dictionaries.extend(dictionaries);
-        self.batches.push(batch);
-        Ok(())
+        self.core.write_batch(batch, metadata)
     }
 
     /// Sets the custom metadata stored in the footer.
@@ -86,7 +84,8 @@ impl<W: Write> FileWriter<W> {
         self.core.options()
     }
 
-    /// The inner writer.
+    /// The inner writer (with compression, the last batch written may not have reached it
+    /// yet; see [`FileWriter::write`]).
     pub fn get_ref(&self) -> &W {
         self.core.inner()
     }
@@ -94,6 +93,7 @@ impl<W: Write> FileWriter<W> {
     /// Writes the end-of-stream marker, the footer, its length and the closing magic; flushes
     /// and returns the inner writer.
     pub fn finish(mut self) -> Result<W> {
+        self.core.flush_pending()?;
         let mut tail = Vec::new();
         write_end_of_stream(&mut tail)?;
         let footer = self.footer()?;
@@ -110,8 +110,9 @@ impl<W: Write> FileWriter<W> {
         let mut fbb = FlatBufferBuilder::new();
         let schema = schema_to_fb(&mut fbb, self.core.schema())?;
         let blocks = |b: &[Block]| b.iter().map(|b| b.to_fb()).collect::<Result<Vec<_>>>();
-        let dictionaries = fbb.create_vector(&blocks(&self.dictionaries)?);
-        let batches = fbb.create_vector(&blocks(&self.batches)?);
+        let (dictionaries, batches) = self.core.blocks();
+        let dictionaries = fbb.create_vector(&blocks(dictionaries)?);
+        let batches = fbb.create_vector(&blocks(batches)?);
         let custom_metadata = metadata_to_fb(&mut fbb, &self.footer_metadata);
         let args = fb::FooterArgs {
             version: fb::MetadataVersion::V5,

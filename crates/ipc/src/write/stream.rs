@@ -52,7 +52,7 @@ impl<W: Write> StreamWriter<W> {
 
     /// Like [`StreamWriter::write`], with message-level custom metadata on the batch message.
     pub fn write_with_metadata(&mut self, batch: &RecordBatch, metadata: &Metadata) -> Result<()> {
-        self.core.write_batch(batch, metadata).map(|_| ())
+        self.core.write_batch(batch, metadata)
     }
 
     /// The schema being written, with its dictionary ids.

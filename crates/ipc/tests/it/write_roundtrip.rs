@@ -192,9 +192,99 @@ fn big_batches_compressed_on_two_threads() {
     let batches = vec![batch.clone(), batch.slice(123_456, 100_000)];
     for codec in [Codec::Lz4Frame, Codec::Zstd] {
         let options = WriteOptions::default().with_compression(Some(codec));
-        let bytes = write_stream(&IpcSchema::new(schema.clone()), &batches, options);
+        let ipc = IpcSchema::new(schema.clone());
+        let bytes = write_stream(&ipc, &batches, options.clone());
         let (_, read) = read_stream(&bytes);
-        assert_same(&format!("{codec}"), &batches, &read);
+        assert_same(&format!("{codec} stream"), &batches, &read);
+        // The file writer writes each batch while compressing the next.
+        let (_, read) = read_file(write_file(&ipc, &batches, options));
+        assert_same(&format!("{codec} file"), &batches, &read);
+    }
+}
+
+/// A sink that takes `room` bytes and then fails.
+struct Full {
+    taken: Vec<u8>,
+    room: usize,
+}
+
+impl std::io::Write for Full {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.room - self.taken.len());
+        if n == 0 && !buf.is_empty() {
+            return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "full"));
+        }
+        self.taken.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_compressing_file_writer_writes_each_batch_during_the_next_call() {
+    let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, false)]));
+    let batch = |k: i64| {
+        let x = PrimitiveArray::<i64>::new((0..100_000).map(|i| i % 1000 * k).collect::<Vec<_>>());
+        RecordBatch::try_new(schema.clone(), vec![Array::from(x)]).unwrap()
+    };
+    let batches: Vec<RecordBatch> = (1..=3).map(batch).collect();
+    let options = WriteOptions::default().with_compression(Some(Codec::Zstd));
+    let mut w = FileWriter::try_new(Vec::new(), &schema, options.clone()).unwrap();
+    let start = w.get_ref().len();
+    w.write(&batches[0]).unwrap();
+    assert_eq!(w.get_ref().len(), start, "the first batch is held back");
+    w.write(&batches[1]).unwrap();
+    let after_first = w.get_ref().len();
+    assert!(after_first > start);
+    w.write(&batches[2]).unwrap();
+    assert!(w.get_ref().len() > after_first);
+    let bytes = w.finish().unwrap();
+    let (_, read) = read_file(bytes.clone());
+    assert_same("held back", &batches, &read);
+
+    // Uncompressed file writers and compressing stream writers write each batch at once.
+    let mut w = FileWriter::try_new(Vec::new(), &schema, WriteOptions::default()).unwrap();
+    w.write(&batches[0]).unwrap();
+    assert!(w.get_ref().len() > 800_000, "{}", w.get_ref().len());
+    let mut w = StreamWriter::try_new(Vec::new(), &schema, options.clone()).unwrap();
+    let stream_start = w.get_ref().len();
+    w.write(&batches[0]).unwrap();
+    assert!(w.get_ref().len() > stream_start);
+
+    // Writing the held-back batch fails in the next call.
+    let sink = Full {
+        taken: Vec::new(),
+        room: after_first - 1,
+    };
+    let mut w = FileWriter::try_new(sink, &schema, options.clone()).unwrap();
+    w.write(&batches[0]).unwrap();
+    let e = w.write(&batches[1]).unwrap_err();
+    assert!(e.to_string().contains("full"), "{e}");
+
+    // A failing sink's error is never lost: it comes from the write after the batch, or
+    // from `finish`, wherever the sink fills up.
+    for room in [
+        start + 10,
+        after_first - 1,
+        after_first + 10,
+        bytes.len() - 1,
+    ] {
+        let sink = Full {
+            taken: Vec::new(),
+            room,
+        };
+        let mut w = FileWriter::try_new(sink, &schema, options.clone()).unwrap();
+        let mut failed = batches.iter().any(|b| w.write(b).is_err());
+        if !failed {
+            failed = w.finish().is_err();
+        }
+        assert!(
+            failed,
+            "a sink with room for {room} of {} bytes",
+            bytes.len()
+        );
     }
 }
 

@@ -367,27 +367,19 @@ fn pyarrow_rows(paths: &[PathBuf]) -> Option<Vec<String>> {
         for p in sys.argv[1:]:\n    \
             f = ipc.open_file(p)\n    \
             print(' '.join(str(f.get_batch(i).num_rows) for i in range(f.num_record_batches)))";
-    let out = std::process::Command::new("python3")
-        .args(["-c", SCRIPT])
-        .args(paths)
-        .output();
-    match out {
-        Ok(o) if o.status.success() => Some(
-            String::from_utf8(o.stdout)
-                .unwrap()
-                .lines()
-                .map(String::from)
-                .collect(),
-        ),
-        other => {
-            assert!(
-                std::env::var("CI").map_or(true, |v| v != "true"),
-                "python3 with pyarrow is required when CI=true: {other:?}"
-            );
-            eprintln!("warning: python3 cannot read the gold files with pyarrow; skipping");
-            None
-        }
+    if !super::write_pyarrow::pyarrow_available() {
+        return None;
     }
+    let mut args = vec!["-c".as_ref(), SCRIPT.as_ref()];
+    args.extend(paths.iter().map(|p| p.as_os_str()));
+    let out = super::write_pyarrow::python("the row-count script", &args);
+    Some(
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect(),
+    )
 }
 
 #[test]

@@ -13,7 +13,6 @@ use quiver_ipc::inspect::{BlockInfo, inspect_file};
 use quiver_ipc::message::{Message, MessageKind};
 use quiver_ipc::read::{FileReader, ReadOptions, StreamDecoder, StreamReader};
 use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
-use std::process::Command;
 use std::sync::Arc;
 
 /// Deltas in the long streams, and values each adds.
@@ -280,18 +279,14 @@ with ipc.new_stream(sink, batch(1).schema, options=options) as w:
     w.write_batch(batch(2))
 sys.stdout.buffer.write(sink.getvalue().to_pybytes())
 "#;
-    let out = Command::new("python3").args(["-c", SCRIPT]).output();
-    match out {
-        Ok(o) if o.status.success() => Some(o.stdout),
-        other => {
-            assert!(
-                std::env::var("CI").map_or(true, |v| v != "true"),
-                "python3 with pyarrow is required when CI=true: {other:?}"
-            );
-            eprintln!("warning: python3 cannot run pyarrow ({other:?}); skipping");
-            None
-        }
+    if !super::write_pyarrow::pyarrow_available() {
+        return None;
     }
+    let args = ["-c".as_ref(), SCRIPT.as_ref()];
+    Some(super::write_pyarrow::python(
+        "the delta-writing script",
+        &args,
+    ))
 }
 
 #[test]

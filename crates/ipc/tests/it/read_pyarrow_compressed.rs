@@ -2,12 +2,11 @@
 //! libraries), large enough that buffers span many 64 KiB LZ4 blocks, read back and compared
 //! with pyarrow's uncompressed copy of the same table.
 
-use super::write_pyarrow::{cleanup, pyarrow_available, scratch};
+use super::write_pyarrow::{cleanup, pyarrow_available, python, scratch};
 use bytes::Bytes;
 use quiver_arrow::RecordBatch;
 use quiver_ipc::read::{FileReader, StreamReader};
 use std::path::Path;
-use std::process::Command;
 
 const WRITE: &str = r#"
 import sys, pyarrow as pa, pyarrow.ipc as ipc
@@ -67,15 +66,9 @@ fn pyarrow_compressed_files_and_streams_read_as_written() {
         return;
     }
     let dir = scratch("pyarrow-compressed");
-    let out = Command::new("python3")
-        .args(["-c", WRITE])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    python(
+        "the pyarrow writing script",
+        &["-c".as_ref(), WRITE.as_ref(), dir.as_os_str()],
     );
     // pyarrow's LZ4 frames use linked blocks (FLG 0x40), the case where a block may refer to
     // the one before it.

@@ -30,6 +30,18 @@ pub(crate) fn pyarrow_available() -> bool {
     ok
 }
 
+/// Runs `python3` with `args`; returns its standard output, or panics with `what` and its
+/// standard error.
+pub(crate) fn python(what: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
+    let out = Command::new("python3").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{what} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// A fresh scratch directory for one test.
 pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quiver-ipc-{}-{name}", std::process::id()));
@@ -48,17 +60,9 @@ pub(crate) fn cleanup(dir: &Path) {
 /// Runs the script on `paths`; returns each input's lines (between `FILE` and `END`).
 fn pyarrow_read(paths: &[PathBuf]) -> Vec<Vec<String>> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/py/read_ipc.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(paths)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "read_ipc.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let mut args = vec![script.as_os_str()];
+    args.extend(paths.iter().map(|p| p.as_os_str()));
+    let text = String::from_utf8(python("read_ipc.py", &args)).unwrap();
     let mut inputs = Vec::new();
     for line in text.lines() {
         if line.starts_with("FILE ") {

@@ -1,5 +1,6 @@
 //! Bitmaps with LSB bit numbering: validity bitmaps and boolean values.
 
+use super::bit_builder::MutableBitmap;
 use super::mutable::MutableBuffer;
 use crate::error::{Error, Result};
 use bytes::Bytes;
@@ -99,7 +100,7 @@ impl Bitmap {
     /// `len` bits all set to `value`.
     pub fn new_constant(value: bool, len: usize) -> Self {
         let mut m = MutableBitmap::with_capacity(len);
-        m.extend_constant(len, value);
+        m.append_n(value, len);
         m.freeze()
     }
 
@@ -283,7 +284,7 @@ pub struct BitChunks<'a> {
 }
 
 impl<'a> BitChunks<'a> {
-    fn new(bytes: &'a [u8], offset: usize, len: usize) -> Self {
+    pub(crate) fn new(bytes: &'a [u8], offset: usize, len: usize) -> Self {
         BitChunks {
             bytes,
             pos: offset,
@@ -379,147 +380,6 @@ impl Iterator for SetIndices<'_> {
     }
 }
 
-/// A growable bitmap for building validity and boolean buffers.
-///
-/// ```
-/// use quiver_arrow::buffer::MutableBitmap;
-/// let mut m = MutableBitmap::new();
-/// m.push(true);
-/// m.extend_constant(3, false);
-/// m.set(2, true);
-/// let b = m.freeze();
-/// assert_eq!(b.iter().collect::<Vec<_>>(), vec![true, false, true, false]);
-/// ```
-#[derive(Debug, Clone, Default)]
-pub struct MutableBitmap {
-    buffer: MutableBuffer,
-    len: usize,
-}
-
-impl MutableBitmap {
-    /// An empty bitmap.
-    pub const fn new() -> Self {
-        MutableBitmap {
-            buffer: MutableBuffer::new(),
-            len: 0,
-        }
-    }
-    /// An empty bitmap with room for `bits` bits.
-    pub fn with_capacity(bits: usize) -> Self {
-        MutableBitmap {
-            buffer: MutableBuffer::with_capacity(bits.div_ceil(8)),
-            len: 0,
-        }
-    }
-    /// Number of bits.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    /// True when empty.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// Appends a bit.
-    #[inline]
-    pub fn push(&mut self, value: bool) {
-        if self.len % 8 == 0 {
-            self.buffer.push(0u8);
-        }
-        if value {
-            let i = self.len;
-            self.buffer.as_mut_slice()[i / 8] |= 1 << (i % 8);
-        }
-        self.len += 1;
-    }
-    /// Appends `n` copies of `value`.
-    pub fn extend_constant(&mut self, n: usize, value: bool) {
-        if n == 0 {
-            return;
-        }
-        let new_len = self.len + n;
-        if !value {
-            self.buffer.resize(new_len.div_ceil(8));
-            self.len = new_len;
-            return;
-        }
-        // Fill the partial byte, then whole bytes, then the tail.
-        let mut i = self.len;
-        self.buffer.resize(new_len.div_ceil(8));
-        let bytes = self.buffer.as_mut_slice();
-        while i % 8 != 0 && i < new_len {
-            bytes[i / 8] |= 1 << (i % 8);
-            i += 1;
-        }
-        let full_end = new_len / 8 * 8;
-        if i < full_end {
-            bytes[i / 8..full_end / 8].fill(0xff);
-            i = full_end;
-        }
-        while i < new_len {
-            bytes[i / 8] |= 1 << (i % 8);
-            i += 1;
-        }
-        self.len = new_len;
-    }
-    /// Appends the bits of a bitmap.
-    pub fn extend_from_bitmap(&mut self, other: &Bitmap) {
-        if self.len % 8 == 0 && other.offset() % 8 == 0 {
-            let start = other.offset() / 8;
-            let bytes = &other.bytes()[start..start + other.len().div_ceil(8)];
-            self.buffer.extend_from_slice(bytes);
-            self.len += other.len();
-            // Clear bits past the end copied from the source's padding.
-            let len = self.len;
-            self.buffer.truncate(len.div_ceil(8));
-            if len % 8 != 0 {
-                let last = self.buffer.as_mut_slice().last_mut().expect("non-empty");
-                *last &= (1u8 << (len % 8)) - 1;
-            }
-        } else {
-            for b in other.iter() {
-                self.push(b);
-            }
-        }
-    }
-    /// The bit at `i`. Panics when out of bounds.
-    #[inline]
-    pub fn get(&self, i: usize) -> bool {
-        assert!(i < self.len);
-        (self.buffer.as_slice()[i / 8] >> (i % 8)) & 1 == 1
-    }
-    /// Sets the bit at `i`. Panics when out of bounds.
-    #[inline]
-    pub fn set(&mut self, i: usize, value: bool) {
-        assert!(i < self.len);
-        let b = &mut self.buffer.as_mut_slice()[i / 8];
-        if value {
-            *b |= 1 << (i % 8);
-        } else {
-            *b &= !(1 << (i % 8));
-        }
-    }
-    /// Removes all bits, keeping the allocation.
-    pub fn clear(&mut self) {
-        self.buffer.clear();
-        self.len = 0;
-    }
-    /// Freezes into a [`Bitmap`] in O(1).
-    pub fn freeze(self) -> Bitmap {
-        let len = self.len;
-        Bitmap::try_new(self.buffer.freeze(), 0, len).expect("builder bytes cover its bits")
-    }
-}
-
-impl Extend<bool> for MutableBitmap {
-    fn extend<I: IntoIterator<Item = bool>>(&mut self, iter: I) {
-        for b in iter {
-            self.push(b);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,9 +429,9 @@ mod tests {
     fn mutable_extend_constant() {
         let mut m = MutableBitmap::new();
         m.push(false);
-        m.extend_constant(20, true);
-        m.extend_constant(5, false);
-        m.extend_constant(3, true);
+        m.append_n(true, 20);
+        m.append_n(false, 5);
+        m.append_n(true, 3);
         let b = m.freeze();
         let exp: Vec<bool> = std::iter::once(false)
             .chain([true; 20])

@@ -1,11 +1,14 @@
 //! Memory: aligned mutable buffers, immutable typed buffers, bitmaps and offsets.
 
+mod bit_builder;
 mod bitmap;
 mod mutable;
 mod offsets;
 mod typed;
 
-pub use bitmap::{BitChunks, BitIter, Bitmap, MutableBitmap, SetIndices};
+pub use bit_builder::MutableBitmap;
+pub(crate) use bit_builder::low_bits;
+pub use bitmap::{BitChunks, BitIter, Bitmap, SetIndices};
 pub use mutable::{ALIGNMENT, MutableBuffer, aligned_copy};
 pub use offsets::{Offset, OffsetBuffer, check_offsets};
 pub use typed::Buffer;

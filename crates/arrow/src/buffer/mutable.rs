@@ -1,37 +1,49 @@
-//! Growable, 64-byte aligned byte storage used by builders.
+//! Growable, 64-byte aligned byte storage: what builders and decoders write into.
+//!
+//! [`MutableBuffer`] owns one allocation whose start is 64-byte aligned and whose capacity is a
+//! multiple of 64 bytes. Only the bytes below [`MutableBuffer::len`] are initialised: growing,
+//! truncating and clearing never write zeros, so a scratch buffer reused for every page or
+//! message costs nothing to reset (DESIGN §8: fresh or re-zeroed memory is the expensive part
+//! on the project's machines). [`MutableBuffer::freeze`] zeroes only the padding that the frozen
+//! [`Bytes`] exposes behind its end, up to the next multiple of 64 bytes.
+//!
+//! The allocation is managed here with `std::alloc` rather than through a `Vec` so that the
+//! spare capacity may stay uninitialised; the `unsafe` is confined to this file.
 
-use bytemuck::{Pod, Zeroable};
+use crate::error::{Error, Result};
 use bytes::Bytes;
+use std::alloc::Layout;
+use std::mem::MaybeUninit;
+use std::ptr::NonNull;
 
 /// Alignment and padding unit of every buffer quiver allocates.
 pub const ALIGNMENT: usize = 64;
 
-/// One cache line; allocating in blocks makes alignment and padding a property of the type.
-#[derive(Clone, Copy, Pod, Zeroable)]
-#[repr(C, align(64))]
-struct Block([u8; ALIGNMENT]);
-
 /// Allocations from this size on ask the kernel for transparent huge pages.
 const HUGE_PAGE_MIN: usize = 4 << 20;
 
-/// Grows `blocks` to `n` zeroed blocks. Large allocations are advised to use transparent huge
-/// pages *before* the zeroing touches them: on the project's machines a first touch of fresh
-/// memory costs 4–8 µs per 4 KiB page (DESIGN §8), about 5× less with 2 MiB pages, and the
-/// readers' bodies and decompression outputs are written into such fresh memory.
-fn grow_blocks(blocks: &mut Vec<Block>, n: usize) {
-    if n <= blocks.len() {
-        return;
-    }
-    blocks.reserve_exact(n - blocks.len());
-    let bytes = blocks.capacity() * ALIGNMENT;
-    if bytes >= HUGE_PAGE_MIN {
-        advise_huge_pages(blocks.as_mut_ptr().cast::<u8>(), bytes);
-    }
-    blocks.resize(n, Block::zeroed());
+/// The layout of an allocation of `cap` bytes (`cap` a non-zero multiple of [`ALIGNMENT`]).
+fn layout(cap: usize) -> Result<Layout> {
+    Layout::from_size_align(cap, ALIGNMENT)
+        .map_err(|_| Error::Overflow(format!("a buffer of {cap} bytes")))
 }
 
-/// `madvise(MADV_HUGEPAGE)` on the whole 2 MiB pages inside `[ptr, ptr + len)`. Advisory: a
-/// kernel without transparent huge pages (or any failure) leaves ordinary pages.
+/// `bytes` rounded up to whole 64-byte blocks, `None` on overflow.
+fn round_up(bytes: usize) -> Option<usize> {
+    bytes.checked_next_multiple_of(ALIGNMENT)
+}
+
+/// A dangling, 64-byte aligned pointer for buffers without an allocation.
+const fn dangling() -> NonNull<u8> {
+    #[repr(C, align(64))]
+    struct Aligned([u8; ALIGNMENT]);
+    NonNull::<Aligned>::dangling().cast()
+}
+
+/// `madvise(MADV_HUGEPAGE)` on the whole 2 MiB pages inside `[ptr, ptr + len)`, before the
+/// pages are first touched: a first touch costs 4–8 µs per 4 KiB page here (DESIGN §8), about
+/// 5× less with 2 MiB pages. Advisory: without transparent huge pages (or on any failure) the
+/// kernel keeps ordinary pages.
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(ptr: *mut u8, len: usize) {
     const HUGE: usize = 2 << 20;
@@ -50,30 +62,85 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
-/// A growable byte buffer whose storage is 64-byte aligned and a multiple of 64 bytes long,
-/// with zeroed padding. [`MutableBuffer::freeze`] turns it into [`Bytes`] without copying.
+/// A growable byte buffer whose storage is 64-byte aligned and a multiple of 64 bytes long.
+///
+/// - Sizes that come from untrusted input go through the fallible [`try_with_capacity`] /
+///   [`try_reserve`], which return [`Error::Overflow`] (size overflow) or
+///   [`Error::InvalidArgument`] (the allocator refused) instead of panicking or aborting.
+/// - Values are appended with the `extend_*` family or written straight into
+///   [`spare_capacity_mut`] and committed with the `unsafe` [`set_len`].
+/// - [`clear`] and [`truncate`] only move the length; nothing is zeroed until [`freeze`].
 ///
 /// ```
 /// use quiver_arrow::buffer::MutableBuffer;
-/// let mut b = MutableBuffer::new();
+/// let mut b = MutableBuffer::try_with_capacity(1024).unwrap();
 /// b.push(1i32);
 /// b.extend_from_slice(&[2i32, 3]);
 /// assert_eq!(b.len(), 12);
+/// b.clear(); // keeps the allocation, writes nothing
+/// b.extend_from_slice(&[7i32, 8, 9]);
 /// let bytes = b.freeze();
 /// assert_eq!(bytes.as_ptr() as usize % 64, 0);
-/// assert_eq!(&bytes[..], bytemuck::cast_slice::<i32, u8>(&[1, 2, 3]));
+/// assert_eq!(&bytes[..], bytemuck::cast_slice::<i32, u8>(&[7, 8, 9]));
+/// assert!(MutableBuffer::try_with_capacity(usize::MAX).is_err());
 /// ```
-#[derive(Clone, Default)]
+///
+/// [`try_with_capacity`]: MutableBuffer::try_with_capacity
+/// [`try_reserve`]: MutableBuffer::try_reserve
+/// [`spare_capacity_mut`]: MutableBuffer::spare_capacity_mut
+/// [`set_len`]: MutableBuffer::set_len
+/// [`clear`]: MutableBuffer::clear
+/// [`truncate`]: MutableBuffer::truncate
+/// [`freeze`]: MutableBuffer::freeze
 pub struct MutableBuffer {
-    /// All blocks are initialised (zeroed when created); `blocks.len()` is the capacity.
-    blocks: Vec<Block>,
+    /// Start of the allocation (64-byte aligned), or [`dangling`] when `cap` is 0.
+    ptr: NonNull<u8>,
+    /// Bytes allocated: 0, or a multiple of [`ALIGNMENT`] allocated with [`layout`]`(cap)`.
+    cap: usize,
+    /// Bytes `[0, len)` are initialised; `len <= cap`.
     len: usize,
+}
+
+// SAFETY: a `MutableBuffer` uniquely owns its allocation (like `Vec<u8>`): moving it to another
+// thread moves the ownership, and `&MutableBuffer` only allows reads.
+unsafe impl Send for MutableBuffer {}
+// SAFETY: as above; shared references give read-only access to initialised bytes.
+unsafe impl Sync for MutableBuffer {}
+
+impl Drop for MutableBuffer {
+    fn drop(&mut self) {
+        if self.cap > 0 {
+            // SAFETY: `ptr` was allocated with `layout(cap)` (the struct invariant) and is
+            // not used after this.
+            unsafe {
+                std::alloc::dealloc(
+                    self.ptr.as_ptr(),
+                    Layout::from_size_align_unchecked(self.cap, ALIGNMENT),
+                )
+            }
+        }
+    }
+}
+
+impl Clone for MutableBuffer {
+    fn clone(&self) -> Self {
+        let mut b = Self::with_capacity(self.len);
+        b.extend_from_slice(self.as_slice());
+        b
+    }
+}
+
+impl Default for MutableBuffer {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl std::fmt::Debug for MutableBuffer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutableBuffer")
             .field("len", &self.len)
+            .field("capacity", &self.cap)
             .finish()
     }
 }
@@ -82,100 +149,270 @@ impl MutableBuffer {
     /// An empty buffer that has not allocated.
     pub const fn new() -> Self {
         MutableBuffer {
-            blocks: Vec::new(),
+            ptr: dangling(),
+            cap: 0,
             len: 0,
         }
     }
-    /// An empty buffer with room for `bytes` bytes.
+
+    /// An empty buffer with room for `bytes` bytes. Panics when the size overflows and aborts
+    /// when memory is exhausted, like `Vec`; see [`MutableBuffer::try_with_capacity`].
     pub fn with_capacity(bytes: usize) -> Self {
         let mut b = Self::new();
         b.reserve(bytes);
         b
     }
+
+    /// An empty buffer with room for `bytes` bytes, or an error when that cannot be allocated
+    /// (for sizes read from untrusted input).
+    pub fn try_with_capacity(bytes: usize) -> Result<Self> {
+        let mut b = Self::new();
+        b.try_reserve(bytes)?;
+        Ok(b)
+    }
+
     /// A buffer of `len` zero bytes.
     pub fn zeroed(len: usize) -> Self {
-        let mut blocks = Vec::new();
-        grow_blocks(&mut blocks, len.div_ceil(ALIGNMENT));
-        MutableBuffer { blocks, len }
+        let mut b = Self::with_capacity(len);
+        b.extend_zeros(len);
+        b
     }
+
     /// Length in bytes.
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
+
     /// True when empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// Capacity in bytes.
+
+    /// Capacity in bytes (a multiple of 64).
     #[inline]
     pub fn capacity(&self) -> usize {
-        self.blocks.len() * ALIGNMENT
+        self.cap
     }
-    /// Ensures room for `additional` more bytes (amortised doubling).
+
+    /// Ensures room for `additional` more bytes (amortised doubling). Panics when the size
+    /// overflows `usize`; aborts when memory is exhausted.
     #[inline]
     pub fn reserve(&mut self, additional: usize) {
-        let needed = self
-            .len
-            .checked_add(additional)
-            .expect("buffer size overflows usize");
-        if needed > self.capacity() {
-            self.grow(needed);
+        if additional > self.cap - self.len {
+            if let Err(e) = self.grow(additional) {
+                match e {
+                    Grow::Alloc(layout) => std::alloc::handle_alloc_error(layout),
+                    Grow::Size(e) => panic!("{e}"),
+                }
+            }
         }
     }
-    #[cold]
-    fn grow(&mut self, needed: usize) {
-        let blocks = needed.div_ceil(ALIGNMENT).max(self.blocks.len() * 2).max(1);
-        grow_blocks(&mut self.blocks, blocks);
-    }
-    /// All storage as bytes (including the zeroed spare capacity).
+
+    /// Ensures room for `additional` more bytes, or returns an error (size overflow, or the
+    /// allocator refused) and leaves the buffer as it was.
     #[inline]
-    fn storage_mut(&mut self) -> &mut [u8] {
-        bytemuck::cast_slice_mut(&mut self.blocks)
+    pub fn try_reserve(&mut self, additional: usize) -> Result<()> {
+        if additional > self.cap - self.len {
+            self.grow(additional).map_err(|e| match e {
+                Grow::Size(e) => e,
+                Grow::Alloc(l) => {
+                    Error::invalid(format!("cannot allocate a buffer of {} bytes", l.size()))
+                }
+            })?;
+        }
+        Ok(())
     }
+
+    /// Moves the bytes to an allocation with room for `additional` more: at least double the
+    /// current capacity.
+    #[cold]
+    fn grow(&mut self, additional: usize) -> std::result::Result<(), Grow> {
+        let overflow = || Grow::Size(Error::Overflow("buffer size overflows usize".into()));
+        let needed = self.len.checked_add(additional).ok_or_else(overflow)?;
+        let cap = round_up(needed)
+            .ok_or_else(overflow)?
+            .max(self.cap.saturating_mul(2))
+            .max(ALIGNMENT);
+        let new_layout = layout(cap).map_err(Grow::Size)?;
+        // SAFETY: `new_layout` has a non-zero size (`cap >= ALIGNMENT`).
+        let ptr = unsafe { std::alloc::alloc(new_layout) };
+        let Some(ptr) = NonNull::new(ptr) else {
+            return Err(Grow::Alloc(new_layout));
+        };
+        if cap >= HUGE_PAGE_MIN {
+            advise_huge_pages(ptr.as_ptr(), cap);
+        }
+        if self.cap > 0 {
+            // SAFETY: the old allocation holds `len` initialised bytes and the new one has room
+            // for them (`cap >= needed >= len`); the two allocations are distinct. The old one
+            // was allocated with `layout(self.cap)` and is not used after it is freed.
+            unsafe {
+                std::ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.as_ptr(), self.len);
+                std::alloc::dealloc(
+                    self.ptr.as_ptr(),
+                    Layout::from_size_align_unchecked(self.cap, ALIGNMENT),
+                );
+            }
+        }
+        self.ptr = ptr;
+        self.cap = cap;
+        Ok(())
+    }
+
     /// The written bytes.
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
-        &bytemuck::cast_slice(&self.blocks)[..self.len]
+        // SAFETY: bytes `[0, len)` of the allocation are initialised (struct invariant); with
+        // no allocation `len` is 0 and `ptr` is non-null and aligned, as required.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
+
     /// The written bytes, mutably.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        let len = self.len;
-        &mut self.storage_mut()[..len]
+        // SAFETY: as in `as_slice`, and `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
+
+    /// The capacity past the written bytes, uninitialised. Write values there, then commit
+    /// them with [`MutableBuffer::set_len`].
+    ///
+    /// ```
+    /// use quiver_arrow::buffer::MutableBuffer;
+    /// let mut b = MutableBuffer::with_capacity(4);
+    /// for (slot, v) in b.spare_capacity_mut().iter_mut().zip([1u8, 2, 3]) {
+    ///     slot.write(v);
+    /// }
+    /// // SAFETY: the first 3 spare bytes were written above.
+    /// unsafe { b.set_len(3) };
+    /// assert_eq!(b.as_slice(), &[1, 2, 3]);
+    /// ```
+    #[inline]
+    pub fn spare_capacity_mut(&mut self) -> &mut [MaybeUninit<u8>] {
+        // SAFETY: `[len, cap)` lies inside the allocation (or is empty, at an aligned non-null
+        // pointer); `MaybeUninit` makes no claim about its contents, and `&mut self` makes the
+        // borrow unique.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.ptr.as_ptr().add(self.len).cast::<MaybeUninit<u8>>(),
+                self.cap - self.len,
+            )
+        }
+    }
+
+    /// Sets the length to `len` bytes.
+    ///
+    /// # Safety
+    /// `len` must be at most [`MutableBuffer::capacity`], and bytes `[0, len)` must be
+    /// initialised (those past the old length written through
+    /// [`MutableBuffer::spare_capacity_mut`]).
+    #[inline]
+    pub unsafe fn set_len(&mut self, len: usize) {
+        debug_assert!(len <= self.cap);
+        self.len = len;
+    }
+
     /// The written bytes viewed as `T` (the length must be a multiple of `size_of::<T>()`).
     #[inline]
-    pub fn typed<T: Pod>(&self) -> &[T] {
+    pub fn typed<T: bytemuck::Pod>(&self) -> &[T] {
         bytemuck::cast_slice(self.as_slice())
     }
+
     /// The written bytes viewed mutably as `T`.
     #[inline]
-    pub fn typed_mut<T: Pod>(&mut self) -> &mut [T] {
+    pub fn typed_mut<T: bytemuck::Pod>(&mut self) -> &mut [T] {
         bytemuck::cast_slice_mut(self.as_mut_slice())
     }
+
     /// Appends one value.
     #[inline]
-    pub fn push<T: Pod>(&mut self, value: T) {
+    pub fn push<T: bytemuck::Pod>(&mut self, value: T) {
         self.extend_from_slice(std::slice::from_ref(&value));
     }
+
     /// Appends values.
     #[inline]
-    pub fn extend_from_slice<T: Pod>(&mut self, values: &[T]) {
+    pub fn extend_from_slice<T: bytemuck::Pod>(&mut self, values: &[T]) {
         let bytes: &[u8] = bytemuck::cast_slice(values);
         self.reserve(bytes.len());
-        let start = self.len;
-        self.storage_mut()[start..start + bytes.len()].copy_from_slice(bytes);
+        // SAFETY: `reserve` made room for `bytes.len()` bytes past `len`; the source is a
+        // distinct borrow, so the ranges do not overlap; the copied bytes are initialised.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                self.ptr.as_ptr().add(self.len),
+                bytes.len(),
+            );
+        }
         self.len += bytes.len();
     }
+
+    /// Appends `n` copies of `value`.
+    ///
+    /// ```
+    /// use quiver_arrow::buffer::MutableBuffer;
+    /// let mut b = MutableBuffer::new();
+    /// b.extend_constant(7u16, 3);
+    /// assert_eq!(b.typed::<u16>(), &[7, 7, 7]);
+    /// ```
+    pub fn extend_constant<T: bytemuck::Pod>(&mut self, value: T, n: usize) {
+        let size = std::mem::size_of::<T>();
+        let bytes = n.checked_mul(size).expect("buffer size overflows usize");
+        self.reserve(bytes);
+        let spare = &mut self.spare_capacity_mut()[..bytes];
+        for chunk in spare.chunks_exact_mut(size) {
+            for (slot, b) in chunk.iter_mut().zip(bytemuck::bytes_of(&value)) {
+                slot.write(*b);
+            }
+        }
+        self.len += bytes;
+    }
+
+    /// Appends the values of an iterator whose length is exact (one reservation, then each
+    /// value written in place).
+    ///
+    /// ```
+    /// use quiver_arrow::buffer::MutableBuffer;
+    /// let mut b = MutableBuffer::new();
+    /// b.extend_from_exact_iter((0..4u32).map(|i| i * i));
+    /// assert_eq!(b.typed::<u32>(), &[0, 1, 4, 9]);
+    /// ```
+    pub fn extend_from_exact_iter<T, I>(&mut self, iter: I)
+    where
+        T: bytemuck::Pod,
+        I: IntoIterator<Item = T>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let iter = iter.into_iter();
+        let size = std::mem::size_of::<T>();
+        let bytes = iter
+            .len()
+            .checked_mul(size)
+            .expect("buffer size overflows usize");
+        self.reserve(bytes);
+        let mut written = 0;
+        let spare = &mut self.spare_capacity_mut()[..bytes];
+        for (chunk, v) in spare.chunks_exact_mut(size).zip(iter) {
+            for (slot, b) in chunk.iter_mut().zip(bytemuck::bytes_of(&v)) {
+                slot.write(*b);
+            }
+            written += size;
+        }
+        // A lying `ExactSizeIterator` that yields fewer items leaves only what was written.
+        self.len += written;
+    }
+
     /// Appends `n` zero bytes.
     #[inline]
     pub fn extend_zeros(&mut self, n: usize) {
         self.reserve(n);
-        // Spare capacity is kept zeroed (see `truncate`), so only the length moves.
+        // SAFETY: `reserve` made room for `n` bytes past `len`; zeroing initialises them.
+        unsafe { std::ptr::write_bytes(self.ptr.as_ptr().add(self.len), 0, n) };
         self.len += n;
     }
+
     /// Sets the length to `len` bytes, zero-extending or truncating.
     pub fn resize(&mut self, len: usize) {
         if len > self.len {
@@ -184,33 +421,48 @@ impl MutableBuffer {
             self.truncate(len);
         }
     }
-    /// Shortens to `len` bytes, re-zeroing the bytes dropped so that spare capacity stays zero.
+
+    /// Shortens to `len` bytes (no effect when already shorter). Writes nothing.
+    #[inline]
     pub fn truncate(&mut self, len: usize) {
-        if len < self.len {
-            let old = self.len;
-            self.storage_mut()[len..old].fill(0);
-            self.len = len;
-        }
+        self.len = self.len.min(len);
     }
-    /// Removes all bytes, keeping the allocation.
+
+    /// Removes all bytes, keeping the allocation. Writes nothing.
+    #[inline]
     pub fn clear(&mut self) {
-        self.truncate(0);
+        self.len = 0;
     }
+
     /// Freezes into immutable [`Bytes`] in O(1). The bytes start on a 64-byte boundary and the
     /// allocation behind them extends, zero-filled, to the next multiple of 64 bytes.
-    pub fn freeze(mut self) -> Bytes {
-        if self.blocks.is_empty() {
+    pub fn freeze(self) -> Bytes {
+        if self.cap == 0 {
             return Bytes::new();
         }
-        self.blocks.truncate(self.len.div_ceil(ALIGNMENT).max(1));
-        Bytes::from_owner(Frozen {
-            blocks: self.blocks,
-            len: self.len,
-        })
+        let mut this = std::mem::ManuallyDrop::new(self);
+        let padded = round_up(this.len).unwrap_or(this.cap).min(this.cap);
+        // SAFETY: `[len, padded)` lies inside the allocation (`padded <= cap`); zeroing it
+        // initialises the padding that readers of 64-byte blocks may look at.
+        unsafe { std::ptr::write_bytes(this.ptr.as_ptr().add(this.len), 0, padded - this.len) };
+        let frozen = Frozen {
+            ptr: this.ptr,
+            cap: this.cap,
+            len: this.len,
+        };
+        // The allocation now belongs to `frozen`; `this` is not dropped.
+        this.cap = 0;
+        Bytes::from_owner(frozen)
     }
 }
 
-impl<T: Pod> Extend<T> for MutableBuffer {
+/// Why growing failed: a size that does not fit, or the allocator's refusal.
+enum Grow {
+    Size(Error),
+    Alloc(Layout),
+}
+
+impl<T: bytemuck::Pod> Extend<T> for MutableBuffer {
     fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
         let iter = iter.into_iter();
         self.reserve(iter.size_hint().0 * std::mem::size_of::<T>());
@@ -220,7 +472,7 @@ impl<T: Pod> Extend<T> for MutableBuffer {
     }
 }
 
-impl<T: Pod> FromIterator<T> for MutableBuffer {
+impl<T: bytemuck::Pod> FromIterator<T> for MutableBuffer {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let mut b = MutableBuffer::new();
         b.extend(iter);
@@ -228,15 +480,37 @@ impl<T: Pod> FromIterator<T> for MutableBuffer {
     }
 }
 
-/// Owner of a frozen allocation, kept alive by the [`Bytes`] that views it.
+/// Owner of a frozen allocation, kept alive by the [`Bytes`] that view it.
 struct Frozen {
-    blocks: Vec<Block>,
+    ptr: NonNull<u8>,
+    cap: usize,
     len: usize,
 }
 
+// SAFETY: `Frozen` owns its allocation and only ever reads it (the bytes are immutable from
+// `freeze` on), so it may move to and be shared between threads.
+unsafe impl Send for Frozen {}
+// SAFETY: as above.
+unsafe impl Sync for Frozen {}
+
 impl AsRef<[u8]> for Frozen {
     fn as_ref(&self) -> &[u8] {
-        &bytemuck::cast_slice(&self.blocks)[..self.len]
+        // SAFETY: bytes `[0, len)` were initialised when the buffer was frozen (the
+        // `MutableBuffer` invariant) and are never written again.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` was allocated with `layout(cap)` (`cap > 0`: `freeze` does not make a
+        // `Frozen` without an allocation) and nothing refers to it once its owner drops.
+        unsafe {
+            std::alloc::dealloc(
+                self.ptr.as_ptr(),
+                Layout::from_size_align_unchecked(self.cap, ALIGNMENT),
+            )
+        }
     }
 }
 
@@ -260,15 +534,73 @@ mod tests {
             let f = b.freeze();
             assert_eq!(f.as_ptr() as usize % ALIGNMENT, 0);
             assert_eq!(f.len(), n);
+            // The padding up to the next 64 bytes reads as zeros.
+            let padded = n.next_multiple_of(ALIGNMENT);
+            // SAFETY: (test) the frozen allocation is at least `padded` bytes long and its
+            // padding was zeroed by `freeze`.
+            let tail = unsafe { std::slice::from_raw_parts(f.as_ptr().add(n), padded - n) };
+            assert!(tail.iter().all(|&x| x == 0));
         }
     }
 
     #[test]
-    fn truncate_rezeroes() {
+    fn truncate_then_extend_zeros_writes_zeros() {
         let mut b = MutableBuffer::new();
         b.extend_from_slice(&[1u8, 2, 3, 4]);
         b.truncate(1);
         b.extend_zeros(3);
         assert_eq!(b.as_slice(), &[1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn freeze_zeroes_padding_after_reuse() {
+        let mut b = MutableBuffer::new();
+        b.extend_from_slice(&[0xAAu8; 200]);
+        b.clear();
+        b.extend_from_slice(&[1u8, 2, 3]);
+        let f = b.freeze();
+        // SAFETY: (test) as in `aligned_and_padded`.
+        let tail = unsafe { std::slice::from_raw_parts(f.as_ptr().add(3), 61) };
+        assert!(tail.iter().all(|&x| x == 0), "stale bytes behind the end");
+    }
+
+    #[test]
+    fn clear_keeps_the_allocation() {
+        let mut b = MutableBuffer::with_capacity(1000);
+        let ptr = b.as_slice().as_ptr();
+        b.extend_zeros(1000);
+        b.clear();
+        assert!(b.is_empty());
+        b.extend_from_slice(&[9u8; 500]);
+        assert_eq!(b.as_slice().as_ptr(), ptr);
+    }
+
+    #[test]
+    fn fallible_sizes() {
+        let e = MutableBuffer::try_with_capacity(usize::MAX).unwrap_err();
+        assert!(matches!(e, Error::Overflow(_)), "{e}");
+        let mut b = MutableBuffer::new();
+        b.push(1u8);
+        assert!(b.try_reserve(usize::MAX).is_err());
+        assert!(b.try_reserve(isize::MAX as usize).is_err());
+        assert_eq!(
+            b.as_slice(),
+            &[1],
+            "a failed reserve leaves the buffer as it was"
+        );
+        b.try_reserve(100).unwrap();
+        assert!(b.capacity() >= 101);
+    }
+
+    #[test]
+    fn growth_keeps_bytes() {
+        let mut b = MutableBuffer::new();
+        let mut model = Vec::new();
+        for i in 0..5000u32 {
+            b.push(i);
+            model.push(i);
+        }
+        assert_eq!(b.typed::<u32>(), &model[..]);
+        assert_eq!(b.clone().typed::<u32>(), &model[..]);
     }
 }

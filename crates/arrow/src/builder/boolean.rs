@@ -53,7 +53,7 @@ impl BooleanBuilder {
 
     /// Appends `n` nulls.
     pub fn append_nulls(&mut self, n: usize) {
-        self.values.extend_constant(n, false);
+        self.values.append_n(false, n);
         self.validity.append_n_nulls(n);
     }
 
@@ -68,7 +68,7 @@ impl BooleanBuilder {
 
     /// Appends `n` copies of `value`.
     pub fn append_n(&mut self, n: usize, value: bool) {
-        self.values.extend_constant(n, value);
+        self.values.append_n(value, n);
         self.validity.append_n_non_nulls(n);
     }
 

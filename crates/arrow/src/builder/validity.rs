@@ -22,7 +22,6 @@ use crate::buffer::{Bitmap, MutableBitmap};
 #[derive(Clone, Debug, Default)]
 pub struct NullBufferBuilder {
     len: usize,
-    nulls: usize,
     /// Bits reserved when the bitmap materialises.
     capacity: usize,
     bitmap: Option<MutableBitmap>,
@@ -33,7 +32,6 @@ impl NullBufferBuilder {
     pub const fn new() -> Self {
         NullBufferBuilder {
             len: 0,
-            nulls: 0,
             capacity: 0,
             bitmap: None,
         }
@@ -62,7 +60,7 @@ impl NullBufferBuilder {
     /// Number of null slots appended.
     #[inline]
     pub fn null_count(&self) -> usize {
-        self.nulls
+        self.bitmap.as_ref().map_or(0, MutableBitmap::unset_bits)
     }
 
     /// True when slot `i` is valid. Panics when out of bounds.
@@ -88,7 +86,7 @@ impl NullBufferBuilder {
     #[inline]
     pub fn append_n_non_nulls(&mut self, n: usize) {
         if let Some(b) = &mut self.bitmap {
-            b.extend_constant(n, true);
+            b.append_n(true, n);
         }
         self.len += n;
     }
@@ -98,7 +96,6 @@ impl NullBufferBuilder {
     pub fn append_null(&mut self) {
         self.materialize().push(false);
         self.len += 1;
-        self.nulls += 1;
     }
 
     /// Appends `n` null slots.
@@ -106,9 +103,8 @@ impl NullBufferBuilder {
         if n == 0 {
             return;
         }
-        self.materialize().extend_constant(n, false);
+        self.materialize().append_n(false, n);
         self.len += n;
-        self.nulls += n;
     }
 
     /// Appends a slot that is valid when `valid` is true.
@@ -125,10 +121,8 @@ impl NullBufferBuilder {
     pub fn append_validity(&mut self, validity: Option<&Bitmap>, len: usize) {
         match validity {
             Some(v) if v.unset_bits() > 0 => {
-                let nulls = v.unset_bits();
                 self.materialize().extend_from_bitmap(v);
                 self.len += v.len();
-                self.nulls += nulls;
             }
             _ => self.append_n_non_nulls(len),
         }
@@ -137,7 +131,7 @@ impl NullBufferBuilder {
     #[cold]
     fn create_bitmap(&mut self) {
         let mut b = MutableBitmap::with_capacity(self.capacity.max(self.len + 1));
-        b.extend_constant(self.len, true);
+        b.append_n(true, self.len);
         self.bitmap = Some(b);
     }
 
@@ -151,13 +145,8 @@ impl NullBufferBuilder {
 
     /// Takes the bitmap (`None` when no null was appended) and resets the builder, in O(1).
     pub fn finish(&mut self) -> Option<Bitmap> {
-        let (len, nulls) = (self.len, self.nulls);
         self.len = 0;
-        self.nulls = 0;
-        let bytes = self.bitmap.take()?.freeze().bytes().clone();
-        let bitmap = Bitmap::try_new_with_unset(bytes, 0, len, nulls)
-            .expect("the builder's bytes cover its bits and count its nulls");
-        Some(bitmap)
+        self.bitmap.take().map(MutableBitmap::freeze)
     }
 }
 

@@ -1,14 +1,10 @@
 //! Word-at-a-time helpers over validity bitmaps shared by equality and concatenation.
 
-use crate::buffer::{BitChunks, Bitmap, MutableBuffer};
-use crate::error::{Error, Result};
+use crate::buffer::{BitChunks, Bitmap, MutableBitmap};
+use crate::error::Result;
 use std::ops::Range;
 
-/// Mask selecting the low `n` bits (`n <= 64`).
-#[inline]
-fn low_bits(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-}
+use crate::buffer::low_bits;
 
 /// The validity of `len` slots of an array starting at some offset; `None` when all of them are
 /// valid (no bitmap, or a bitmap without nulls in the range).
@@ -157,77 +153,6 @@ impl<I: Iterator<Item = u64>> Iterator for OnesRuns<I> {
     }
 }
 
-/// Appends bits word-at-a-time at any destination bit position (used by concatenation).
-pub(crate) struct BitAppender {
-    words: MutableBuffer,
-    /// Pending bits not yet pushed, in the low `used` bits.
-    cur: u64,
-    used: usize,
-    len: usize,
-}
-
-impl BitAppender {
-    /// An empty appender with room for `bits` bits.
-    pub(crate) fn with_capacity(bits: usize) -> Self {
-        BitAppender {
-            words: MutableBuffer::with_capacity(bits.div_ceil(64) * 8),
-            cur: 0,
-            used: 0,
-            len: 0,
-        }
-    }
-
-    /// Appends the low `n` bits of `w` (`1 <= n <= 64`; bits of `w` above `n` must be zero).
-    #[inline]
-    fn push_word(&mut self, w: u64, n: usize) {
-        self.cur |= w << self.used;
-        let total = self.used + n;
-        if total >= 64 {
-            self.words.push(self.cur);
-            self.cur = if self.used == 0 {
-                0
-            } else {
-                w >> (64 - self.used)
-            };
-            self.used = total - 64;
-        } else {
-            self.used = total;
-        }
-        self.len += n;
-    }
-
-    /// Appends every bit of `bitmap`.
-    pub(crate) fn extend_bitmap(&mut self, bitmap: &Bitmap) {
-        let mut left = bitmap.len();
-        for w in bitmap.chunks() {
-            let n = left.min(64);
-            self.push_word(w, n);
-            left -= n;
-        }
-    }
-
-    /// Appends `n` copies of `value`.
-    pub(crate) fn extend_constant(&mut self, mut n: usize, value: bool) {
-        let word = if value { u64::MAX } else { 0 };
-        while n > 0 {
-            let k = n.min(64);
-            self.push_word(word & low_bits(k), k);
-            n -= k;
-        }
-    }
-
-    /// The bits as a bitmap at offset 0.
-    pub(crate) fn finish(mut self) -> Result<Bitmap> {
-        if self.used > 0 {
-            self.words.push(self.cur);
-        }
-        let len = self.len;
-        self.words.truncate(len.div_ceil(8));
-        Bitmap::try_new(self.words.freeze(), 0, len)
-            .map_err(|e| Error::invalid(format!("internal bitmap assembly failed: {e}")))
-    }
-}
-
 /// The validity of concatenated parts (`(validity, len)` each): `None` when no part has a null.
 pub(crate) fn concat_validity<'a, I>(parts: I) -> Result<Option<Bitmap>>
 where
@@ -240,14 +165,14 @@ where
         return Ok(None);
     }
     let total = parts.clone().map(|(_, n)| n).sum();
-    let mut out = BitAppender::with_capacity(total);
+    let mut out = MutableBitmap::with_capacity(total);
     for (v, n) in parts {
         match v {
-            Some(b) => out.extend_bitmap(b),
-            None => out.extend_constant(n, true),
+            Some(b) => out.extend_from_bitmap(b),
+            None => out.append_n(true, n),
         }
     }
-    out.finish().map(Some)
+    Ok(Some(out.freeze()))
 }
 
 #[cfg(test)]
@@ -313,25 +238,6 @@ mod tests {
         let ma = Mask::new(Some(&a), 3, 2);
         assert!(ma.all_valid());
         assert_eq!(first_mismatch(&ma, &Mask::new(None, 0, 2)), None);
-    }
-
-    #[test]
-    fn appender_matches_bit_by_bit_concatenation() {
-        let a: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
-        let b: Vec<bool> = (0..77).map(|i| i % 5 != 1).collect();
-        let ba = bits(&a).slice(5, 90);
-        let bb = bits(&b).slice(3, 70);
-        let mut app = BitAppender::with_capacity(0);
-        app.extend_bitmap(&ba);
-        app.extend_constant(70, true);
-        app.extend_bitmap(&bb);
-        app.extend_constant(3, false);
-        let got: Vec<bool> = app.finish().unwrap().iter().collect();
-        let mut exp: Vec<bool> = a[5..95].to_vec();
-        exp.extend([true; 70]);
-        exp.extend_from_slice(&b[3..73]);
-        exp.extend([false; 3]);
-        assert_eq!(got, exp);
     }
 
     #[test]

@@ -6,8 +6,9 @@ use crate::array::{
     Array, BinaryViewArray, BooleanArray, FixedSizeBinaryArray, GenericBinaryArray,
     GenericStringArray, PrimitiveArray, PrimitiveType, StringViewArray,
 };
+use crate::buffer::MutableBitmap;
 use crate::buffer::{Bitmap, Buffer, MutableBuffer, Offset, OffsetBuffer};
-use crate::compute::bits::{BitAppender, concat_validity};
+use crate::compute::bits::concat_validity;
 use crate::datatype::DataType;
 use crate::error::{Error, Result};
 use crate::native::View;
@@ -62,12 +63,12 @@ pub(super) fn primitive<T: PrimitiveType>(
 
 fn boolean(arrays: &[&BooleanArray]) -> Result<BooleanArray> {
     let total = arrays.iter().map(|a| a.len()).sum();
-    let mut values = BitAppender::with_capacity(total);
+    let mut values = MutableBitmap::with_capacity(total);
     for a in arrays {
-        values.extend_bitmap(a.values());
+        values.extend_from_bitmap(a.values());
     }
     let validity = concat_validity(arrays.iter().map(|a| (a.validity(), a.len())))?;
-    BooleanArray::try_new(values.finish()?, validity)
+    BooleanArray::try_new(values.freeze(), validity)
 }
 
 /// Offsets of inputs `parts` rebased into one buffer starting at 0, and the range of values

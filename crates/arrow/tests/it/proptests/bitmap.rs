@@ -141,7 +141,10 @@ fn pick(n: usize, (x, y): (f64, f64)) -> (usize, usize) {
 enum Op {
     Push(bool),
     Constant(usize, bool),
+    /// The low `n` bits of a word (random bits above `n` must be ignored).
+    Word(u64, usize),
     FromBitmap(Raw),
+    FromBytes(Raw),
     /// Sets bit `fraction * len` (when there is one).
     Set(f64, bool),
 }
@@ -149,8 +152,10 @@ enum Op {
 fn arb_op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => any::<bool>().prop_map(Op::Push),
-        2 => (0usize..100, any::<bool>()).prop_map(|(n, v)| Op::Constant(n, v)),
+        2 => (0usize..200, any::<bool>()).prop_map(|(n, v)| Op::Constant(n, v)),
+        2 => (any::<u64>(), 0usize..=64).prop_map(|(w, n)| Op::Word(w, n)),
         2 => arb_raw().prop_map(Op::FromBitmap),
+        1 => arb_raw().prop_map(Op::FromBytes),
         2 => (0.0f64..1.0, any::<bool>()).prop_map(|(f, v)| Op::Set(f, v)),
     ]
 }
@@ -217,8 +222,8 @@ proptest! {
         prop_assert!(b != flipped, "bit {} flipped but the bitmaps compare equal", i);
     }
 
-    /// `MutableBitmap` pushes, constant runs, copies of bitmaps at any offset and sets, then
-    /// `freeze`, against a `Vec<bool>`.
+    /// `MutableBitmap` pushes, constant runs, words, copies of bitmaps and bytes at any offset
+    /// and sets, then `freeze`, against a `Vec<bool>`; the unset count is kept as it goes.
     #[test]
     fn mutable_bitmap_matches_oracle(ops in vec(arb_op(), 0..40)) {
         let mut m = MutableBitmap::new();
@@ -230,11 +235,19 @@ proptest! {
                     bits.push(*v);
                 }
                 Op::Constant(n, v) => {
-                    m.extend_constant(*n, *v);
+                    m.append_n(*v, *n);
                     bits.extend(std::iter::repeat_n(*v, *n));
+                }
+                Op::Word(w, n) => {
+                    m.append_word(*w, *n);
+                    bits.extend((0..*n).map(|i| (w >> i) & 1 == 1));
                 }
                 Op::FromBitmap(raw) => {
                     m.extend_from_bitmap(&raw.bitmap());
+                    bits.extend(raw.bits());
+                }
+                Op::FromBytes(raw) => {
+                    m.extend_from_bytes(&raw.bytes, raw.offset, raw.len);
                     bits.extend(raw.bits());
                 }
                 Op::Set(f, v) => {
@@ -246,10 +259,13 @@ proptest! {
                 }
             }
             prop_assert_eq!(m.len(), bits.len(), "after {:?}", op);
+            let unset = bits.iter().filter(|b| !**b).count();
+            prop_assert_eq!(m.unset_bits(), unset, "unset count after {:?}", op);
         }
         let got: Vec<bool> = (0..m.len()).map(|i| m.get(i)).collect();
         prop_assert_eq!(&got, &bits, "get before freeze");
         let frozen = m.freeze();
+        prop_assert_eq!(frozen.unset_bits(), frozen.count_unset(), "declared count");
         check_bitmap(&frozen, &bits, "frozen")?;
         check_padding(&frozen, "frozen")?;
         check_bitmap(&Bitmap::new_constant(true, bits.len()), &vec![true; bits.len()], "ones")?;

@@ -11,4 +11,4 @@ pub(crate) use bit_builder::low_bits;
 pub use bitmap::{BitChunks, BitIter, Bitmap, SetIndices};
 pub use mutable::{ALIGNMENT, MutableBuffer, aligned_copy};
 pub use offsets::{Offset, OffsetBuffer, check_offsets};
-pub use typed::Buffer;
+pub use typed::{Buffer, misaligned_copies};

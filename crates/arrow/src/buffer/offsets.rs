@@ -1,5 +1,6 @@
 //! Offset buffers for variable-size layouts.
 
+use super::mutable::MutableBuffer;
 use super::typed::Buffer;
 use crate::error::{Error, Result};
 use crate::native::NativeType;
@@ -87,6 +88,39 @@ impl<O: Offset> OffsetBuffer<O> {
     /// before anything reads it; that is how the IPC reader checks each buffer only once.
     pub unsafe fn new_unchecked(buffer: Buffer<O>) -> Self {
         OffsetBuffer(buffer)
+    }
+
+    /// Offsets `[0, l0, l0 + l1, …]` from the lengths of the values, in one checked pass: an
+    /// [`Error::Overflow`] when the total does not fit `O` (or `usize`), instead of wrapping.
+    ///
+    /// ```
+    /// use quiver_arrow::buffer::OffsetBuffer;
+    /// let o = OffsetBuffer::<i32>::from_lengths([3, 0, 4]).unwrap();
+    /// assert_eq!(o.as_slice(), &[0, 3, 3, 7]);
+    /// assert!(OffsetBuffer::<i32>::from_lengths([i32::MAX as usize, 1]).is_err());
+    /// ```
+    pub fn from_lengths(lengths: impl IntoIterator<Item = usize>) -> Result<Self> {
+        let lengths = lengths.into_iter();
+        let mut out = MutableBuffer::new();
+        out.try_reserve((lengths.size_hint().0 + 1).saturating_mul(std::mem::size_of::<O>()))?;
+        out.push(O::ZERO);
+        let mut total = 0usize;
+        let mut fits = true;
+        for len in lengths {
+            let (sum, overflow) = total.overflowing_add(len);
+            fits &= !overflow;
+            total = sum;
+            let o = O::from_usize(total);
+            fits &= o.is_some();
+            out.push(o.unwrap_or(O::ZERO));
+        }
+        if !fits {
+            return Err(Error::Overflow(format!(
+                "value lengths add up beyond the range of {} offsets",
+                O::NAME
+            )));
+        }
+        Ok(OffsetBuffer(Buffer::from(out)))
     }
 
     /// Offsets `[0]` for an empty array.

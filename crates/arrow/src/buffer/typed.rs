@@ -1,9 +1,28 @@
 //! Immutable typed buffers over shared bytes.
 
 use super::mutable::{MutableBuffer, aligned_copy};
+use crate::error::{Error, Result};
 use crate::native::NativeType;
 use bytes::Bytes;
+use std::cell::Cell;
 use std::marker::PhantomData;
+
+thread_local! {
+    /// Copies [`Buffer::from_bytes`] made of misaligned input on this thread.
+    static COPIES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many times [`Buffer::from_bytes`] has copied misaligned input on the calling thread
+/// since it started (a counter, for tests and diagnostics that check a path is zero-copy).
+pub fn misaligned_copies() -> u64 {
+    COPIES.with(Cell::get)
+}
+
+/// The whole values of `T` at the start of `bytes`.
+fn whole_values<T>(bytes: Bytes) -> Bytes {
+    let whole = bytes.len() - bytes.len() % std::mem::size_of::<T>();
+    bytes.slice(..whole)
+}
 
 /// An immutable, cheaply cloned, zero-copy sliceable sequence of `T` over shared [`Bytes`].
 ///
@@ -63,19 +82,58 @@ impl<T: NativeType> Buffer<T> {
     /// Views `bytes` as values of `T` without copying when `bytes` is aligned for `T`, copying
     /// into a 64-byte aligned allocation otherwise. Trailing bytes that do not make a whole value
     /// are ignored.
+    ///
+    /// The copy of misaligned input (e.g. 16-byte decimals in a file whose writer aligned
+    /// buffers to 8) is counted: [`misaligned_copies`] tells how many this thread made, so that
+    /// a test can assert that a read path is zero-copy. [`Buffer::try_from_aligned`] never
+    /// copies.
+    ///
+    /// ```
+    /// use quiver_arrow::Buffer;
+    /// use quiver_arrow::buffer::misaligned_copies;
+    /// let raw = bytes::Bytes::from(vec![0u8; 17]);
+    /// let before = misaligned_copies();
+    /// let b = Buffer::<u64>::from_bytes(raw.slice(1..17)); // one byte off: copied
+    /// assert_eq!((b.len(), misaligned_copies() - before), (2, 1));
+    /// ```
     pub fn from_bytes(bytes: Bytes) -> Self {
-        let size = std::mem::size_of::<T>();
-        let whole = bytes.len() - bytes.len() % size;
-        let bytes = bytes.slice(..whole);
-        let bytes = if (bytes.as_ptr() as usize) % std::mem::align_of::<T>() == 0 {
+        let bytes = whole_values::<T>(bytes);
+        let bytes = if Self::is_aligned(&bytes) {
             bytes
         } else {
+            COPIES.with(|c| c.set(c.get() + 1));
             aligned_copy(&bytes)
         };
         Buffer {
             bytes,
             _t: PhantomData,
         }
+    }
+
+    /// Views `bytes` as values of `T` without copying, or fails when `bytes` is not aligned for
+    /// `T`. Trailing bytes that do not make a whole value are ignored.
+    ///
+    /// ```
+    /// use quiver_arrow::Buffer;
+    /// let raw = bytes::Bytes::from(vec![0u8; 17]);
+    /// assert!(Buffer::<u64>::try_from_aligned(raw.slice(1..17)).is_err());
+    /// let b = Buffer::<u8>::try_from_aligned(raw.slice(1..17)).unwrap();
+    /// assert_eq!(b.as_ptr(), raw[1..].as_ptr());
+    /// ```
+    pub fn try_from_aligned(bytes: Bytes) -> Result<Self> {
+        let bytes = whole_values::<T>(bytes);
+        if !Self::is_aligned(&bytes) {
+            return Err(Error::invalid(format!(
+                "buffer at address {:#x} is not aligned to {} bytes for {}",
+                bytes.as_ptr() as usize,
+                std::mem::align_of::<T>(),
+                T::NAME
+            )));
+        }
+        Ok(Buffer {
+            bytes,
+            _t: PhantomData,
+        })
     }
 
     /// True when `bytes` would be used without copying by [`Buffer::from_bytes`].
@@ -202,9 +260,20 @@ mod tests {
     #[test]
     fn misaligned_input_is_copied_aligned() {
         let raw = Bytes::from(vec![0u8; 41]);
+        let before = misaligned_copies();
         let b = Buffer::<i64>::from_bytes(raw.slice(1..41));
         assert_eq!(b.len(), 5);
         assert_eq!(b.as_ptr() as usize % 8, 0);
+        assert_eq!(misaligned_copies(), before + 1);
+        // Aligned input is used in place and not counted.
+        let b = Buffer::<i64>::from_bytes(raw.slice(0..40));
+        assert_eq!(b.as_ptr().cast::<u8>(), raw.as_ptr());
+        assert_eq!(misaligned_copies(), before + 1);
+        let e = Buffer::<i64>::try_from_aligned(raw.slice(1..41)).unwrap_err();
+        assert!(
+            e.to_string().contains("not aligned to 8 bytes for i64"),
+            "{e}"
+        );
     }
 
     #[test]

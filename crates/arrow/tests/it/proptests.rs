@@ -14,13 +14,15 @@
 //!   once-nested types, so that bitmap kernels see runs across 64-bit words;
 //! - dictionaries whose values hold nulls ([`dictionary`]), and arrays with arbitrary
 //!   contents under their null slots ([`garbage`]), against the builder-made arrays;
-//! - bitmaps are checked against a `Vec<bool>` ([`bitmap`]).
+//! - bitmaps are checked against a `Vec<bool>` ([`bitmap`]), mutable buffers, offsets from
+//!   lengths and views into external blocks against simple models ([`buffers`]).
 //!
 //! Every property runs [`CASES`] cases (`PROPTEST_CASES` overrides) from a fixed seed
 //! (`PROPTEST_RNG_SEED` overrides): 2 to 4 s for all of them in the test profile. Failures
 //! are not persisted to files: a minimised failure becomes an ordinary test.
 
 mod bitmap;
+mod buffers;
 mod checks;
 mod dictionary;
 mod garbage;

@@ -149,6 +149,7 @@ fn memory_mapped_files_are_read_zero_copy() {
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let mut problems = Vec::new();
     let mut total = 0;
+    let copies = quiver_arrow::buffer::misaligned_copies();
     for name in FILES {
         let src = dir
             .join("integration/1.0.0-littleendian")
@@ -176,6 +177,11 @@ fn memory_mapped_files_are_read_zero_copy() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(total > 500, "only {total} buffers checked");
+    assert_eq!(
+        quiver_arrow::buffer::misaligned_copies(),
+        copies,
+        "buffers were copied for alignment"
+    );
     assert!(
         problems.is_empty(),
         "{} buffers were copied:\n{}",

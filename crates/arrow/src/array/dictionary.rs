@@ -46,14 +46,14 @@ impl DictionaryArray {
     /// Builds a dictionary array, checking the key type and that every non-null key indexes
     /// into `values` (O(n)).
     pub fn try_new(keys: Array, values: impl Into<Arc<Array>>, ordered: bool) -> Result<Self> {
-        let a = Self::new_unchecked_keys(keys, values, ordered)?;
+        let a = Self::try_new_deferred(keys, values, ordered)?;
         a.check_content()?;
         Ok(a)
     }
 
     /// Builds the array checking only the key type; keys are checked by full validation (an
     /// unchecked bad key makes value access panic, nothing worse).
-    pub fn new_unchecked_keys(
+    pub fn try_new_deferred(
         keys: Array,
         values: impl Into<Arc<Array>>,
         ordered: bool,

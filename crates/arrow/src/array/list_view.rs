@@ -72,14 +72,14 @@ impl<O: Offset> GenericListViewArray<O> {
         values: Array,
         validity: Option<Bitmap>,
     ) -> Result<Self> {
-        let a = Self::new_unchecked_views(field, offsets, sizes, values, validity)?;
+        let a = Self::try_new_deferred(field, offsets, sizes, values, validity)?;
         a.check_content()?;
         Ok(a)
     }
 
     /// Builds the array with structural checks only; the views are checked by full validation
     /// (an unchecked bad view makes [`Self::value`] panic, nothing worse).
-    pub fn new_unchecked_views(
+    pub fn try_new_deferred(
         field: FieldRef,
         offsets: Buffer<O>,
         sizes: Buffer<O>,

@@ -58,7 +58,7 @@ impl RunEndArray {
             Array::I16(_) | Array::I32(_) | Array::I64(_) => {
                 with_run_ends!(&run_ends, r => r.last().map_or(0, |&e| e.max(0) as usize))
             }
-            // Not a run-ends array: `new_unchecked_runs` reports the type.
+            // Not a run-ends array: `try_new_deferred` reports the type.
             _ => 0,
         };
         Self::try_new_sliced(run_ends, values, 0, len)
@@ -71,14 +71,14 @@ impl RunEndArray {
         offset: usize,
         len: usize,
     ) -> Result<Self> {
-        let a = Self::new_unchecked_runs(run_ends, values, offset, len)?;
+        let a = Self::try_new_deferred(run_ends, values, offset, len)?;
         a.check_content()?;
         Ok(a)
     }
 
     /// Builds the array with structural checks only (types, null-free run ends, equal child
     /// lengths); run ends are checked by full validation.
-    pub fn new_unchecked_runs(
+    pub fn try_new_deferred(
         run_ends: Array,
         values: Array,
         offset: usize,

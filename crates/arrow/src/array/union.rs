@@ -31,14 +31,14 @@ impl UnionArray {
         offsets: Option<Buffer<i32>>,
         children: Vec<Array>,
     ) -> Result<Self> {
-        let a = Self::new_unchecked_ids(fields, mode, type_ids, offsets, children)?;
+        let a = Self::try_new_deferred(fields, mode, type_ids, offsets, children)?;
         a.check_content()?;
         Ok(a)
     }
 
     /// Builds a union with structural checks only; type ids and offsets are checked by full
     /// validation (an unchecked bad id makes value access panic, nothing worse).
-    pub fn new_unchecked_ids(
+    pub fn try_new_deferred(
         fields: UnionFields,
         mode: UnionMode,
         type_ids: Buffer<i8>,

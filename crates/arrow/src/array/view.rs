@@ -84,7 +84,7 @@ impl BinaryViewArray {
 
     /// Builds the array checking only the validity length; views are checked by full
     /// validation. Reading an unchecked bad view panics rather than misbehaving.
-    pub fn new_unchecked_views(
+    pub fn try_new_deferred(
         views: Buffer<View>,
         buffers: Arc<[Buffer<u8>]>,
         validity: Option<Bitmap>,

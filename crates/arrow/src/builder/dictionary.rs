@@ -266,7 +266,7 @@ impl DictionaryBuilder {
         let keys = self.keys.finish(self.validity.finish());
         // Keys were checked against the dictionary length when appended, so the O(n) key
         // check of `try_new` is skipped.
-        DictionaryArray::new_unchecked_keys(keys, values, self.ordered)
+        DictionaryArray::try_new_deferred(keys, values, self.ordered)
             .expect("the keys are an integer array")
     }
 }

@@ -177,7 +177,7 @@ impl<O: Offset, B: Builder> GenericListViewBuilder<O, B> {
         self.start = 0;
         // The views were recorded from the child's own lengths (checked by check_finish), so
         // the O(n) view check of `try_new` is skipped.
-        GenericListViewArray::new_unchecked_views(
+        GenericListViewArray::try_new_deferred(
             field,
             offsets,
             sizes,

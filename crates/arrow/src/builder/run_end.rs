@@ -244,7 +244,7 @@ impl RunEndBuilder {
         let len = std::mem::take(&mut self.len);
         // Run ends were pushed strictly increasing from positive lengths, so the O(runs)
         // check of `try_new` is skipped.
-        let a = RunEndArray::new_unchecked_runs(run_ends, values, 0, len)
+        let a = RunEndArray::try_new_deferred(run_ends, values, 0, len)
             .expect("one value per run, run ends of an integer type");
         match &self.fields {
             Some((r, v)) => a

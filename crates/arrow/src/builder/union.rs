@@ -179,7 +179,7 @@ impl UnionBuilder {
         // Ids come from the declared ones and dense offsets are each child's length at the
         // time (children checked to have exactly the recorded count), so the O(n) content
         // check of `try_new` is skipped.
-        UnionArray::new_unchecked_ids(self.fields.clone(), self.mode, type_ids, offsets, children)
+        UnionArray::try_new_deferred(self.fields.clone(), self.mode, type_ids, offsets, children)
             .expect("checked by check_finish")
     }
 

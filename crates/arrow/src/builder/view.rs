@@ -340,7 +340,7 @@ impl BinaryViewBuilder {
     /// Builds the array in O(data buffers) and resets the builder.
     pub fn finish(&mut self) -> BinaryViewArray {
         let (views, buffers, validity) = self.core.finish();
-        BinaryViewArray::new_unchecked_views(views, buffers, validity)
+        BinaryViewArray::try_new_deferred(views, buffers, validity)
             .expect("the builder's validity covers its views")
     }
 }

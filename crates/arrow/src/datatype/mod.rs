@@ -2,11 +2,13 @@
 
 mod field;
 mod fmt;
+mod layout;
 
 pub use field::{
     EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, ExtensionType, Field, FieldRef, Fields, Metadata,
     Schema, SchemaRef,
 };
+pub use layout::{BufferKind, Children, Layout};
 
 use std::sync::Arc;
 
@@ -357,18 +359,7 @@ impl DataType {
 
     /// Child fields of nested types, in the order of the physical children.
     pub fn children(&self) -> Vec<FieldRef> {
-        match self {
-            DataType::FixedSizeList(f, _)
-            | DataType::List(f)
-            | DataType::LargeList(f)
-            | DataType::ListView(f)
-            | DataType::LargeListView(f)
-            | DataType::Map(f, _) => vec![f.clone()],
-            DataType::Struct(fs) => fs.iter().cloned().collect(),
-            DataType::Union(u, _) => u.fields().iter().cloned().collect(),
-            DataType::RunEndEncoded(r, v) => vec![r.clone(), v.clone()],
-            _ => vec![],
-        }
+        self.layout().children.iter().cloned().collect()
     }
 
     /// Checks the parameters the format constrains: decimal precision, time units of

@@ -22,6 +22,10 @@
 //!
 //! Errors name the path to the failing array (`column "a", child 0 ("item")`) and the index.
 
+mod unvalidated;
+
+pub use unvalidated::{Unvalidated, Validate};
+
 use crate::array::*;
 use crate::buffer::{Bitmap, Offset, OffsetBuffer, check_offsets};
 use crate::datatype::DataType;

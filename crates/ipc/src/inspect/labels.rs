@@ -1,9 +1,11 @@
 //! Which field each node and buffer of a batch belongs to, by walking the schema in the
-//! order of the Arrow columnar format (DESIGN.md §5; the table is in `read/decode.rs`).
+//! order of the Arrow columnar format (the buffers of each type come from the layout table,
+//! [`DataType::layout`]).
 
 use super::{MessageHeader, MessageInfo};
 use crate::convert::{IpcSchema, ipc_children};
-use quiver_arrow::{DataType, Error, Result, Schema, UnionMode};
+use quiver_arrow::datatype::BufferKind;
+use quiver_arrow::{DataType, Error, Result, Schema};
 
 /// What a buffer holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,19 +30,35 @@ pub enum BufferRole {
     TypeIds,
 }
 
+impl From<BufferKind> for BufferRole {
+    fn from(kind: BufferKind) -> Self {
+        match kind {
+            BufferKind::Validity => BufferRole::Validity,
+            BufferKind::Values => BufferRole::Values,
+            BufferKind::Indices => BufferRole::Indices,
+            BufferKind::Offsets => BufferRole::Offsets,
+            BufferKind::Sizes => BufferRole::Sizes,
+            BufferKind::Data => BufferRole::Data,
+            BufferKind::Views => BufferRole::Views,
+            BufferKind::TypeIds => BufferRole::TypeIds,
+        }
+    }
+}
+
 impl std::fmt::Display for BufferRole {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BufferRole::Validity => f.write_str("validity"),
-            BufferRole::Values => f.write_str("values"),
-            BufferRole::Indices => f.write_str("indices"),
-            BufferRole::Offsets => f.write_str("offsets"),
-            BufferRole::Sizes => f.write_str("sizes"),
-            BufferRole::Data => f.write_str("data"),
-            BufferRole::Views => f.write_str("views"),
-            BufferRole::VariadicData(k) => write!(f, "data[{k}]"),
-            BufferRole::TypeIds => f.write_str("type ids"),
-        }
+        let kind = match self {
+            BufferRole::VariadicData(k) => return write!(f, "data[{k}]"),
+            BufferRole::Validity => BufferKind::Validity,
+            BufferRole::Values => BufferKind::Values,
+            BufferRole::Indices => BufferKind::Indices,
+            BufferRole::Offsets => BufferKind::Offsets,
+            BufferRole::Sizes => BufferKind::Sizes,
+            BufferRole::Data => BufferKind::Data,
+            BufferRole::Views => BufferKind::Views,
+            BufferRole::TypeIds => BufferKind::TypeIds,
+        };
+        f.write_str(kind.name())
     }
 }
 
@@ -122,33 +140,17 @@ fn path_name(schema: &Schema, path: &[usize]) -> String {
     names.join(".")
 }
 
-/// The buffers a field of type `dt` has, before any variadic buffers.
+/// The buffers a field of type `dt` has, before any variadic buffers: the layout table's,
+/// after the validity slot unions had before metadata V5.
 fn roles(dt: &DataType, v4_unions: bool) -> Vec<BufferRole> {
-    use BufferRole as R;
-    match dt {
-        DataType::Null | DataType::RunEndEncoded(..) => vec![],
-        DataType::Struct(_) | DataType::FixedSizeList(..) => vec![R::Validity],
-        DataType::Binary | DataType::LargeBinary | DataType::Utf8 | DataType::LargeUtf8 => {
-            vec![R::Validity, R::Offsets, R::Data]
-        }
-        DataType::List(_) | DataType::LargeList(_) | DataType::Map(..) => {
-            vec![R::Validity, R::Offsets]
-        }
-        DataType::ListView(_) | DataType::LargeListView(_) => {
-            vec![R::Validity, R::Offsets, R::Sizes]
-        }
-        DataType::BinaryView | DataType::Utf8View => vec![R::Validity, R::Views],
-        DataType::Union(_, mode) => {
-            let mut r = if v4_unions { vec![R::Validity] } else { vec![] };
-            r.push(R::TypeIds);
-            if *mode == UnionMode::Dense {
-                r.push(R::Offsets);
-            }
-            r
-        }
-        DataType::Dictionary { .. } => vec![R::Validity, R::Indices],
-        _ => vec![R::Validity, R::Values],
-    }
+    let v4_slot = v4_unions && matches!(dt, DataType::Union(..));
+    let layout = dt.layout();
+    let fixed = layout.buffers.iter().map(|&k| BufferRole::from(k));
+    v4_slot
+        .then_some(BufferRole::Validity)
+        .into_iter()
+        .chain(fixed)
+        .collect()
 }
 
 /// The walk over one message's nodes, buffers and variadic counts.
@@ -175,7 +177,7 @@ impl Labeler<'_> {
         for role in roles(dt, self.v4_unions) {
             buffers.push(self.buffer(role, &path)?);
         }
-        if matches!(dt, DataType::BinaryView | DataType::Utf8View) {
+        if dt.layout().variadic {
             self.variadic(&path, &mut buffers)?;
         }
         self.out.push(FieldLayout {
@@ -186,7 +188,7 @@ impl Labeler<'_> {
             null_count,
             buffers,
         });
-        for c in dt.children() {
+        for c in dt.layout().children.iter() {
             self.field(format!("{path}.{}", c.name()), depth + 1, c.data_type())?;
         }
         Ok(())

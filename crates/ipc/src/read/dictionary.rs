@@ -27,7 +27,9 @@
 //! [`get`]: DictionaryTable::get
 
 use super::ReadOptions;
-use super::decode::{Env, Root, decode_roots};
+use super::batch::validated;
+use super::roots::decode_roots;
+use super::walk::{Env, Root};
 use crate::convert::{IpcSchema, ipc_children};
 use crate::message::Message;
 use quiver_arrow::compute::concat;
@@ -335,8 +337,7 @@ impl DictionaryTable {
                 values.len()
             )));
         }
-        values.validate(options.level())?;
-        Ok(values)
+        validated(values, options, false)
     }
 }
 

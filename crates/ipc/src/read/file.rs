@@ -8,7 +8,7 @@
 //! file size before anything is read.
 
 use super::ReadOptions;
-use super::decode::decode_record_batch;
+use super::batch::decode_record_batch;
 use super::dictionary::DictionaryTable;
 use crate::convert::{IpcSchema, check_version, metadata_from_fb, schema_from_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;

@@ -14,7 +14,7 @@
 //! Untrusted input (DESIGN.md §4) is checked in two layers: the format (message framing, node
 //! and buffer counts against the schema, every buffer range against the body, declared
 //! decompressed sizes against a budget) while decoding, then every array with
-//! [`Array::validate`](quiver_arrow::Array::validate) at [`ValidationLevel::Full`] unless the
+//! [`Array::validate`](quiver_arrow::Array::validate) at [`ValidationLevel::Full`](quiver_arrow::ValidationLevel::Full) unless the
 //! caller opted out with the `unsafe` [`ReadOptions::with_trusted_input`].
 //!
 //! ```
@@ -23,22 +23,22 @@
 //! assert_eq!(err.to_string(), "the stream has no schema message (it is empty)");
 //! ```
 
+mod arrays;
+mod batch;
 mod body;
-mod decode;
 mod dictionary;
 mod endian;
 mod file;
-mod layout;
 mod push;
+mod roots;
 mod stream;
+mod walk;
 
-pub use decode::decode_record_batch;
+pub use batch::decode_record_batch;
 pub use dictionary::DictionaryTable;
 pub use file::{FileReader, FileSource, SeekSource};
 pub use push::StreamDecoder;
 pub use stream::StreamReader;
-
-use quiver_arrow::ValidationLevel;
 
 /// Decompressed bytes every message may use regardless of its body size.
 const MIN_DECOMPRESSION_BUDGET: usize = 1 << 20;
@@ -126,7 +126,7 @@ impl ReadOptions {
     ///
     /// # Safety
     /// The input must be valid Arrow IPC data whose arrays pass
-    /// [`Array::validate`](quiver_arrow::Array::validate) at [`ValidationLevel::Full`] (for
+    /// [`Array::validate`](quiver_arrow::Array::validate) at [`ValidationLevel::Full`](quiver_arrow::ValidationLevel::Full) (for
     /// example, data this process wrote itself): the invariants listed in
     /// `quiver_arrow::validate` that `unsafe` code relies on (UTF-8 strings, monotone offsets,
     /// views in bounds) are then not checked.
@@ -203,15 +203,6 @@ impl ReadOptions {
             .saturating_mul(self.max_decompression_ratio)
             .max(MIN_DECOMPRESSION_BUDGET)
             .min(self.max_decompressed_bytes)
-    }
-
-    /// The level decoded arrays are validated at.
-    pub(crate) fn level(&self) -> ValidationLevel {
-        if self.validate {
-            ValidationLevel::Full
-        } else {
-            ValidationLevel::Structural
-        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! Nothing is allocated beyond the bytes fed in.
 
 use super::ReadOptions;
-use super::decode::decode_record_batch;
+use super::batch::decode_record_batch;
 use super::dictionary::DictionaryTable;
 use super::stream::schema_of;
 use crate::convert::IpcSchema;

@@ -5,7 +5,7 @@
 //! (`0xFFFFFFFF 00000000`, or the legacy `00000000`) or simply the end of the input.
 
 use super::ReadOptions;
-use super::decode::decode_record_batch;
+use super::batch::decode_record_batch;
 use super::dictionary::DictionaryTable;
 use crate::convert::{IpcSchema, schema_from_fb};
 use crate::message::{Message, MessageKind, read_message};

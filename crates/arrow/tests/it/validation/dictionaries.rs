@@ -14,7 +14,7 @@ fn dictionary() -> Arc<Array> {
 fn assert_bad_keys(keys: Array, expected: &str) {
     let msg = err_text(DictionaryArray::try_new(keys.clone(), dictionary(), false));
     assert_eq!(msg, expected);
-    let a = DictionaryArray::new_unchecked_keys(keys, dictionary(), false).unwrap();
+    let a = DictionaryArray::try_new_deferred(keys, dictionary(), false).unwrap();
     assert_eq!(full_only_err(&Array::from(a)), expected);
 }
 
@@ -70,7 +70,7 @@ fn dictionary_keys_must_be_in_range() {
     assert_valid(&Array::from(d));
 
     // Keys must be integers.
-    let msg = err_text(DictionaryArray::new_unchecked_keys(
+    let msg = err_text(DictionaryArray::try_new_deferred(
         Array::from(PrimitiveArray::<f32>::new(vec![0.0])),
         dictionary(),
         false,
@@ -97,7 +97,7 @@ fn trusting_dictionaries_skips_only_the_values() {
     dict.validate_trusting_dictionaries(ValidationLevel::Full)
         .unwrap();
     // Keys are still checked against the (trusted) values.
-    let out_of_range = DictionaryArray::new_unchecked_keys(
+    let out_of_range = DictionaryArray::try_new_deferred(
         Array::from(PrimitiveArray::<i8>::new(vec![0, 2])),
         values,
         false,

@@ -31,7 +31,7 @@ fn list_view_case<O: TestOffset>(
     let build = if checked {
         GenericListViewArray::<O>::try_new
     } else {
-        GenericListViewArray::<O>::new_unchecked_views
+        GenericListViewArray::<O>::try_new_deferred
     };
     build(
         item(DataType::Int8),
@@ -89,7 +89,7 @@ where
     }
 
     // Structural: offsets and sizes must have the same length.
-    let msg = err_text(GenericListViewArray::<O>::new_unchecked_views(
+    let msg = err_text(GenericListViewArray::<O>::try_new_deferred(
         item(DataType::Int8),
         O::buffer(&[0, 0, 0, 0]),
         O::buffer(&[0, 0, 0]),
@@ -111,7 +111,7 @@ fn large_list_view_offsets_and_sizes_in_bounds() {
 
 #[test]
 fn large_list_view_offset_plus_size_overflow_is_an_error_with_a_path() {
-    let a = LargeListViewArray::new_unchecked_views(
+    let a = LargeListViewArray::try_new_deferred(
         item(DataType::Int8),
         vec![0, i64::MAX].into(),
         vec![1, 1].into(),

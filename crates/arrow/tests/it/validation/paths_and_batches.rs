@@ -143,7 +143,7 @@ fn record_batch_with_corrupt_union_or_run_ends_errors_instead_of_panicking() {
     // Unions and run-end arrays count their nulls through type ids and run ends; a batch must
     // not count them before those are checked.
     let fields = UnionFields::with_default_ids(vec![Field::new("n", DataType::Int8, true)]);
-    let bad_union = UnionArray::new_unchecked_ids(
+    let bad_union = UnionArray::try_new_deferred(
         fields,
         UnionMode::Sparse,
         vec![0, 9].into(),
@@ -152,8 +152,7 @@ fn record_batch_with_corrupt_union_or_run_ends_errors_instead_of_panicking() {
     )
     .unwrap();
     let bad_runs =
-        RunEndArray::new_unchecked_runs(run_ends_of::<i32>(&[4, 2, 7]), run_values(), 0, 7)
-            .unwrap();
+        RunEndArray::try_new_deferred(run_ends_of::<i32>(&[4, 2, 7]), run_values(), 0, 7).unwrap();
     let cases = [
         (
             Array::from(bad_union),

@@ -28,7 +28,7 @@ fn assert_bad_runs(run_ends: Array, offset: usize, len: usize, expected: &str) {
         len,
     ));
     assert_eq!(msg, expected);
-    let a = RunEndArray::new_unchecked_runs(run_ends, run_values(), offset, len).unwrap();
+    let a = RunEndArray::try_new_deferred(run_ends, run_values(), offset, len).unwrap();
     assert_eq!(full_only_err(&Array::from(a)), expected);
 }
 
@@ -96,12 +96,7 @@ fn run_ends_must_not_be_null() {
     ]));
     let msg = err_text(RunEndArray::try_new(nullable.clone(), run_values()));
     assert_eq!(msg, "run ends contain 1 nulls");
-    let msg = err_text(RunEndArray::new_unchecked_runs(
-        nullable,
-        run_values(),
-        0,
-        7,
-    ));
+    let msg = err_text(RunEndArray::try_new_deferred(nullable, run_values(), 0, 7));
     assert_eq!(msg, "run ends contain 1 nulls");
 
     // The type rule: the run_ends field is non-nullable.

@@ -28,7 +28,7 @@ fn dense_union(type_ids: Vec<i8>, offsets: Vec<i32>, checked: bool) -> Result<Un
     let build: Build = if checked {
         UnionArray::try_new
     } else {
-        UnionArray::new_unchecked_ids
+        UnionArray::try_new_deferred
     };
     build(
         fields,
@@ -108,7 +108,7 @@ fn union_type_ids_must_be_declared() {
         msg,
         "slot 1 has type id 0, which the union does not declare"
     );
-    let a = UnionArray::new_unchecked_ids(
+    let a = UnionArray::try_new_deferred(
         fields,
         UnionMode::Sparse,
         vec![3, 0].into(),
@@ -178,7 +178,7 @@ fn sparse_union_children_must_be_long_enough() {
         vec![i.clone(), f.clone(), s(5)],
     ));
     assert_eq!(msg, expected);
-    let msg = err_text(UnionArray::new_unchecked_ids(
+    let msg = err_text(UnionArray::try_new_deferred(
         fields.clone(),
         UnionMode::Sparse,
         ids(),
@@ -187,7 +187,7 @@ fn sparse_union_children_must_be_long_enough() {
     ));
     assert_eq!(msg, expected);
     // Mode and offsets must agree.
-    let msg = err_text(UnionArray::new_unchecked_ids(
+    let msg = err_text(UnionArray::try_new_deferred(
         fields,
         UnionMode::Sparse,
         ids(),

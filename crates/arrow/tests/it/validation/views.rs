@@ -30,7 +30,7 @@ fn assert_bad_view(long_view: View, expected: &str) {
         None,
     ));
     assert_eq!(msg, expected);
-    let a = BinaryViewArray::new_unchecked_views(views.clone(), buffers.clone(), None).unwrap();
+    let a = BinaryViewArray::try_new_deferred(views.clone(), buffers.clone(), None).unwrap();
     assert_eq!(full_only_err(&Array::from(a)), expected);
     // SAFETY: deliberately breaks the in-bounds precondition; the array is only validated.
     let s = unsafe { StringViewArray::new_unchecked(views, buffers, None) }.unwrap();

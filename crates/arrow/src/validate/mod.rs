@@ -191,11 +191,9 @@ fn check_null_count(v: &Bitmap) -> Result<()> {
 }
 
 impl DataType {
-    /// True when arrays of this type have a validity bitmap in the physical layout.
+    /// True when arrays of this type have a validity bitmap in the physical layout (see
+    /// [`DataType::layout`]).
     pub fn has_validity_bitmap(&self) -> bool {
-        !matches!(
-            self,
-            DataType::Null | DataType::Union(..) | DataType::RunEndEncoded(..)
-        )
+        self.layout().has_validity()
     }
 }

@@ -6,8 +6,12 @@
 //!   body unless it had to be decompressed or byte-swapped.
 //! - [`DictionaryTable`]: the dictionaries read so far (replacement and delta batches, nested
 //!   dictionaries, one dictionary shared by several fields).
+//! - [`StreamState`] (sans-IO): the stream-level rules, one complete message at a time (the
+//!   schema first, then dictionary batches into the table and record batches decoded with
+//!   their message-level custom metadata), with the message counters and errors naming them.
 //! - [`StreamReader`] (over `std::io::Read`) and [`StreamDecoder`] (push bytes in, get batches
-//!   out): the streaming format.
+//!   out): the streaming format, each framing messages its way and handing them to a
+//!   [`StreamState`].
 //! - [`FileReader`]: the file format with random access to batches, over `Read + Seek` or over
 //!   [`bytes::Bytes`] (e.g. a memory map, read zero-copy).
 //!
@@ -30,12 +34,14 @@ mod endian;
 mod file;
 mod layout;
 mod push;
+mod state;
 mod stream;
 
 pub use decode::decode_record_batch;
 pub use dictionary::DictionaryTable;
 pub use file::{FileReader, FileSource, SeekSource};
 pub use push::StreamDecoder;
+pub use state::{Decoded, StreamState};
 pub use stream::StreamReader;
 
 use quiver_arrow::ValidationLevel;

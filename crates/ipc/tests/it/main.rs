@@ -8,6 +8,7 @@ mod read_fuzz_regressions;
 mod read_gold;
 mod read_projection;
 mod read_pyarrow_compressed;
+mod read_stream_state;
 mod read_zero_copy;
 mod write_canon;
 mod write_data;

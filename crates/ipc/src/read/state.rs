@@ -216,7 +216,7 @@ fn message_name(index: usize) -> String {
 }
 
 /// The schema a schema message carries.
-fn schema_of(message: &Message) -> Result<IpcSchema> {
+pub(crate) fn schema_of(message: &Message) -> Result<IpcSchema> {
     let s = message.fb().header_as_schema().ok_or_else(|| {
         Error::oos(format!(
             "expected a schema message, found {:?}",

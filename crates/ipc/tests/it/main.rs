@@ -10,6 +10,7 @@ mod read_projection;
 mod read_pyarrow_compressed;
 mod read_stream_state;
 mod read_zero_copy;
+mod schema_message;
 mod write_canon;
 mod write_data;
 mod write_dictionary;

@@ -6,8 +6,12 @@
 //!   body unless it had to be decompressed or byte-swapped.
 //! - [`DictionaryTable`]: the dictionaries read so far (replacement and delta batches, nested
 //!   dictionaries, one dictionary shared by several fields).
+//! - [`StreamState`] (sans-IO): the stream-level rules, one complete message at a time (the
+//!   schema first, then dictionary batches into the table and record batches decoded with
+//!   their message-level custom metadata), with the message counters and errors naming them.
 //! - [`StreamReader`] (over `std::io::Read`) and [`StreamDecoder`] (push bytes in, get batches
-//!   out): the streaming format.
+//!   out): the streaming format, each framing messages its way and handing them to a
+//!   [`StreamState`].
 //! - [`FileReader`]: the file format with random access to batches, over `Read + Seek` or over
 //!   [`bytes::Bytes`] (e.g. a memory map, read zero-copy).
 //!
@@ -31,6 +35,7 @@ mod endian;
 mod file;
 mod push;
 mod roots;
+mod state;
 mod stream;
 mod walk;
 
@@ -38,6 +43,8 @@ pub use batch::decode_record_batch;
 pub use dictionary::DictionaryTable;
 pub use file::{FileReader, FileSource, SeekSource};
 pub use push::StreamDecoder;
+pub(crate) use state::schema_of;
+pub use state::{Decoded, StreamState};
 pub use stream::StreamReader;
 
 /// Decompressed bytes every message may use regardless of its body size.

@@ -1,33 +1,29 @@
 //! A push decoder for the streaming format: feed bytes as they arrive, get batches out.
 //!
-//! A small state machine: prefix → metadata → body → (message handled) → prefix… Bytes are
+//! A small framing state machine: prefix → metadata → body → (the message goes to the
+//! [`StreamState`] shared with [`StreamReader`](super::StreamReader)) → prefix… Bytes are
 //! buffered only until a message is complete; a message that arrived in one chunk is decoded
 //! zero-copy from it, one split over several chunks is first gathered into one aligned buffer.
 //! Nothing is allocated beyond the bytes fed in.
 
 use super::ReadOptions;
-use super::batch::decode_record_batch;
-use super::dictionary::DictionaryTable;
-use super::stream::schema_of;
+use super::state::{Decoded, StreamState};
 use crate::convert::IpcSchema;
-use crate::message::{Message, MessageKind, Prefix, parse_prefix};
+use crate::message::{Message, Prefix, parse_prefix};
 use bytes::Bytes;
 use quiver_arrow::buffer::MutableBuffer;
-use quiver_arrow::{Error, RecordBatch, Result, SchemaRef};
+use quiver_arrow::{Error, Metadata, RecordBatch, Result, SchemaRef};
 use std::collections::VecDeque;
 
+/// Where the framing of the next message stands.
 #[derive(Debug)]
-enum State {
+enum Frame {
     /// Waiting for a message prefix (or the end-of-stream marker).
     Prefix,
     /// Waiting for `len` bytes of metadata.
     Metadata(usize),
     /// Waiting for the body of the message whose metadata is known.
     Body { metadata: Bytes, len: usize },
-    /// The end-of-stream marker was read.
-    Finished,
-    /// An error occurred; nothing more is decoded.
-    Failed,
 }
 
 /// Decodes an IPC stream pushed in chunks.
@@ -43,20 +39,17 @@ enum State {
 pub struct StreamDecoder {
     chunks: VecDeque<Bytes>,
     available: usize,
-    state: State,
-    schema: Option<(IpcSchema, DictionaryTable)>,
-    options: ReadOptions,
-    messages: usize,
-    batches: usize,
+    frame: Frame,
+    /// The stream-level state: schema, dictionaries, counters, finished or failed.
+    state: StreamState,
 }
 
 impl std::fmt::Debug for StreamDecoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StreamDecoder")
-            .field("state", &self.state)
+            .field("frame", &self.frame)
             .field("buffered", &self.available)
-            .field("schema", &self.schema.as_ref().map(|(s, _)| s))
-            .field("messages", &self.messages)
+            .field("state", &self.state)
             .finish_non_exhaustive()
     }
 }
@@ -78,151 +71,139 @@ impl StreamDecoder {
         StreamDecoder {
             chunks: VecDeque::new(),
             available: 0,
-            state: State::Prefix,
-            schema: None,
-            options,
-            messages: 0,
-            batches: 0,
+            frame: Frame::Prefix,
+            state: StreamState::new(options),
         }
     }
 
     /// The schema, once its message has been decoded.
     pub fn schema(&self) -> Option<&SchemaRef> {
-        self.schema.as_ref().map(|(s, _)| &s.schema)
+        self.state.schema()
     }
 
     /// The schema with dictionary ids and byte order, once decoded.
     pub fn ipc_schema(&self) -> Option<&IpcSchema> {
-        self.schema.as_ref().map(|(s, _)| s)
+        self.state.ipc_schema()
     }
 
     /// True once the end-of-stream marker has been read.
     pub fn is_finished(&self) -> bool {
-        matches!(self.state, State::Finished)
+        self.state.is_finished()
     }
 
     /// Checks that the input ended at a message boundary after the schema.
     pub fn finish(&self) -> Result<()> {
-        match self.state {
-            State::Finished => Ok(()),
-            State::Prefix if self.available == 0 && self.schema.is_some() => Ok(()),
-            State::Prefix if self.available == 0 => {
-                Err(Error::oos("the stream has no schema message"))
-            }
-            State::Failed => Err(Error::oos("the decoder failed earlier")),
-            _ => Err(Error::oos(format!(
+        let at_boundary = matches!(self.frame, Frame::Prefix) && self.available == 0;
+        if self.state.is_finished() {
+            Ok(())
+        } else if self.state.is_failed() {
+            Err(Error::oos("the decoder failed earlier"))
+        } else if at_boundary && self.state.schema().is_some() {
+            Ok(())
+        } else if at_boundary {
+            Err(Error::oos("the stream has no schema message"))
+        } else {
+            Err(Error::oos(format!(
                 "the stream ends inside message {} ({} bytes pending)",
-                self.messages, self.available
-            ))),
+                self.state.messages(),
+                self.available
+            )))
         }
     }
 
     /// Feeds the next bytes of the stream; returns the record batches they complete. After an
     /// error, every call fails.
     pub fn feed(&mut self, bytes: Bytes) -> Result<Vec<RecordBatch>> {
-        if matches!(self.state, State::Failed) {
+        let mut out = Vec::new();
+        self.push(bytes, &mut |batch, _| out.push(batch))?;
+        Ok(out)
+    }
+
+    /// Like [`StreamDecoder::feed`], with the message-level custom metadata of each batch
+    /// (empty when its message had none), as [`StreamReader::batch_metadata`] gives it.
+    ///
+    /// [`StreamReader::batch_metadata`]: super::StreamReader::batch_metadata
+    pub fn feed_with_metadata(&mut self, bytes: Bytes) -> Result<Vec<(RecordBatch, Metadata)>> {
+        let mut out = Vec::new();
+        self.push(bytes, &mut |batch, metadata| out.push((batch, metadata)))?;
+        Ok(out)
+    }
+
+    /// Buffers `bytes` and decodes every message they complete, handing each record batch to
+    /// `out`.
+    fn push(&mut self, bytes: Bytes, out: &mut dyn FnMut(RecordBatch, Metadata)) -> Result<()> {
+        if self.state.is_failed() {
             return Err(Error::oos("the decoder failed earlier"));
         }
-        if matches!(self.state, State::Finished) {
-            return Ok(Vec::new()); // bytes after the end-of-stream marker are ignored
+        if self.state.is_finished() {
+            return Ok(()); // bytes after the end-of-stream marker are ignored
         }
         if !bytes.is_empty() {
             self.available += bytes.len();
             self.chunks.push_back(bytes);
         }
-        let mut out = Vec::new();
-        match self.run(&mut out) {
-            Ok(()) => Ok(out),
-            Err(e) => {
-                self.state = State::Failed;
-                Err(e.context(format!("message {}", self.messages)))
+        while !self.state.is_finished() && self.can_advance() {
+            let message = match self.step() {
+                Ok(Some(message)) => message,
+                Ok(None) => continue,
+                Err(e) => return Err(self.state.fail(e)),
+            };
+            if let Decoded::RecordBatch(batch, metadata) = self.state.decode(&message)? {
+                out(batch, metadata);
             }
         }
+        Ok(())
     }
 
-    /// Advances the state machine as far as the buffered bytes allow.
-    fn run(&mut self, out: &mut Vec<RecordBatch>) -> Result<()> {
-        loop {
-            match std::mem::replace(&mut self.state, State::Failed) {
-                State::Prefix => {
-                    let mut head = [0u8; 8];
-                    let n = self.peek(&mut head);
-                    match parse_prefix(&head[..n])? {
-                        None => self.state = State::Prefix,
-                        Some(Prefix::EndOfStream { prefix_len }) => {
-                            self.take(prefix_len);
-                            self.state = State::Finished;
-                        }
-                        Some(Prefix::Message {
-                            prefix_len,
-                            metadata_len,
-                        }) => {
-                            self.take(prefix_len);
-                            self.state = State::Metadata(metadata_len);
-                        }
+    /// Advances the framing by one step (the caller checked [`StreamDecoder::can_advance`]):
+    /// a message when its last part was taken.
+    fn step(&mut self) -> Result<Option<Message>> {
+        match std::mem::replace(&mut self.frame, Frame::Prefix) {
+            Frame::Prefix => {
+                let mut head = [0u8; 8];
+                let n = self.peek(&mut head);
+                match parse_prefix(&head[..n])? {
+                    None => {}
+                    Some(Prefix::EndOfStream { prefix_len }) => {
+                        self.take(prefix_len);
+                        self.state.end();
+                    }
+                    Some(Prefix::Message {
+                        prefix_len,
+                        metadata_len,
+                    }) => {
+                        self.take(prefix_len);
+                        self.frame = Frame::Metadata(metadata_len);
                     }
                 }
-                State::Metadata(len) if self.available >= len => {
-                    let metadata = self.take(len);
-                    let len = Message::declared_body_length(&metadata)?;
-                    self.state = State::Body { metadata, len };
-                }
-                State::Body { metadata, len } if self.available >= len => {
-                    let message = Message::try_new(metadata, self.take(len))?;
-                    self.state = State::Prefix;
-                    self.messages += 1;
-                    if let Some(batch) = self.handle(&message)? {
-                        out.push(batch);
-                    }
-                }
-                waiting => self.state = waiting,
             }
-            if !matches!(
-                self.state,
-                State::Prefix | State::Metadata(_) | State::Body { .. }
-            ) || !self.can_advance()
-            {
-                return Ok(());
+            Frame::Metadata(len) if self.available >= len => {
+                let metadata = self.take(len);
+                let len = Message::declared_body_length(&metadata)?;
+                self.frame = Frame::Body { metadata, len };
             }
+            Frame::Body { metadata, len } if self.available >= len => {
+                return Message::try_new(metadata, self.take(len)).map(Some);
+            }
+            waiting => self.frame = waiting,
         }
+        Ok(None)
     }
 
-    /// True when the buffered bytes are enough for the current state's next step.
+    /// True when the buffered bytes are enough for the next framing step.
     fn can_advance(&self) -> bool {
-        match &self.state {
-            State::Prefix => {
+        match &self.frame {
+            Frame::Prefix => {
                 self.available >= 8 || self.available >= 4 && !self.starts_with_marker()
             }
-            State::Metadata(len) => self.available >= *len,
-            State::Body { len, .. } => self.available >= *len,
-            _ => false,
+            Frame::Metadata(len) => self.available >= *len,
+            Frame::Body { len, .. } => self.available >= *len,
         }
     }
 
     fn starts_with_marker(&self) -> bool {
         let mut head = [0u8; 4];
         self.peek(&mut head) == 4 && head == [0xFF; 4]
-    }
-
-    fn handle(&mut self, message: &Message) -> Result<Option<RecordBatch>> {
-        let Some((schema, dictionaries)) = &mut self.schema else {
-            let schema = schema_of(message)?;
-            self.schema = Some((schema.clone(), DictionaryTable::new(&schema)?));
-            return Ok(None);
-        };
-        match message.kind() {
-            MessageKind::Schema => Err(Error::oos("a second schema message")),
-            MessageKind::DictionaryBatch => {
-                dictionaries.apply(message, &self.options).map(|_| None)
-            }
-            MessageKind::RecordBatch => {
-                let i = self.batches;
-                self.batches += 1;
-                decode_record_batch(message, schema, dictionaries, &self.options)
-                    .map(Some)
-                    .map_err(|e| e.context(format!("record batch {i}")))
-            }
-        }
     }
 
     /// Copies up to `out.len()` buffered bytes into `out` without consuming them.

@@ -5,10 +5,10 @@
 //! (`0xFFFFFFFF 00000000`, or the legacy `00000000`) or simply the end of the input.
 
 use super::ReadOptions;
-use super::batch::decode_record_batch;
 use super::dictionary::DictionaryTable;
-use crate::convert::{IpcSchema, schema_from_fb};
-use crate::message::{Message, MessageKind, read_message};
+use super::state::{Decoded, StreamState};
+use crate::convert::IpcSchema;
+use crate::message::read_message;
 use quiver_arrow::{Error, Metadata, RecordBatch, Result, SchemaRef};
 use std::io::Read;
 
@@ -26,13 +26,8 @@ use std::io::Read;
 /// ```
 pub struct StreamReader<R> {
     reader: R,
-    schema: IpcSchema,
-    dictionaries: DictionaryTable,
-    options: ReadOptions,
-    /// Messages read so far (the schema is message 0).
-    messages: usize,
-    batches: usize,
-    done: bool,
+    /// The stream-level state; its schema is set by `try_new`.
+    state: StreamState,
     /// Message-level custom metadata of the last batch read.
     batch_metadata: Metadata,
 }
@@ -40,10 +35,7 @@ pub struct StreamReader<R> {
 impl<R> std::fmt::Debug for StreamReader<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StreamReader")
-            .field("schema", &self.schema)
-            .field("messages", &self.messages)
-            .field("batches", &self.batches)
-            .field("done", &self.done)
+            .field("state", &self.state)
             .finish_non_exhaustive()
     }
 }
@@ -56,40 +48,36 @@ impl<R: Read> StreamReader<R> {
 
     /// Reads the schema message; batches are read as `options` say.
     pub fn try_new_with_options(mut reader: R, options: ReadOptions) -> Result<Self> {
+        let mut state = StreamState::new(options);
         let message = read_message(&mut reader)
-            .map_err(|e| e.context("message 0 (schema)"))?
+            .map_err(|e| state.fail(e))?
             .ok_or_else(|| Error::oos("the stream has no schema message (it is empty)"))?;
-        let schema = schema_of(&message).map_err(|e| e.context("message 0 (schema)"))?;
+        state.decode(&message)?; // the first message: the schema, or an error
         Ok(StreamReader {
             reader,
-            dictionaries: DictionaryTable::new(&schema)?,
-            schema,
-            options,
-            messages: 1,
-            batches: 0,
-            done: false,
+            state,
             batch_metadata: Metadata::new(),
         })
     }
 
     /// The schema of the batches.
     pub fn schema(&self) -> &SchemaRef {
-        &self.schema.schema
+        &self.ipc_schema().schema
     }
 
     /// The schema with its dictionary ids and byte order.
     pub fn ipc_schema(&self) -> &IpcSchema {
-        &self.schema
+        self.state.ipc_schema().expect("try_new read the schema")
     }
 
     /// The schema's custom metadata.
     pub fn custom_metadata(&self) -> &Metadata {
-        &self.schema.schema.metadata
+        &self.schema().metadata
     }
 
     /// The dictionaries read so far.
     pub fn dictionaries(&self) -> &DictionaryTable {
-        &self.dictionaries
+        self.state.dictionaries().expect("try_new read the schema")
     }
 
     /// The message-level custom metadata of the batch returned last (empty when it had none).
@@ -102,48 +90,24 @@ impl<R: Read> StreamReader<R> {
         self.reader
     }
 
-    /// The next record batch, `None` at the end of the stream.
+    /// The next record batch, `None` at the end of the stream (and after an error: nothing
+    /// sensible follows).
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        if self.done {
-            return Ok(None);
-        }
-        let r = self.read_until_batch();
-        if !matches!(r, Ok(Some(_))) {
-            self.done = true; // the end, or an error: nothing sensible follows
-        }
-        r
-    }
-
-    fn read_until_batch(&mut self) -> Result<Option<RecordBatch>> {
-        loop {
-            let index = self.messages;
-            let ctx = |e: Error| e.context(format!("message {index}"));
-            let Some(message) = read_message(&mut self.reader).map_err(ctx)? else {
-                return Ok(None);
+        while !self.state.is_finished() && !self.state.is_failed() {
+            let message = match read_message(&mut self.reader) {
+                Ok(Some(message)) => message,
+                Ok(None) => {
+                    self.state.end();
+                    break;
+                }
+                Err(e) => return Err(self.state.fail(e)),
             };
-            self.messages += 1;
-            match message.kind() {
-                MessageKind::Schema => return Err(ctx(Error::oos("a second schema message"))),
-                MessageKind::DictionaryBatch => {
-                    self.dictionaries
-                        .apply(&message, &self.options)
-                        .map_err(ctx)?;
-                }
-                MessageKind::RecordBatch => {
-                    let batch = self.batches;
-                    self.batches += 1;
-                    self.batch_metadata = message.custom_metadata();
-                    return decode_record_batch(
-                        &message,
-                        &self.schema,
-                        &self.dictionaries,
-                        &self.options,
-                    )
-                    .map(Some)
-                    .map_err(|e| ctx(e.context(format!("record batch {batch}"))));
-                }
+            if let Decoded::RecordBatch(batch, metadata) = self.state.decode(&message)? {
+                self.batch_metadata = metadata;
+                return Ok(Some(batch));
             }
         }
+        Ok(None)
     }
 }
 
@@ -153,15 +117,4 @@ impl<R: Read> Iterator for StreamReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         self.next_batch().transpose()
     }
-}
-
-/// The schema a schema message carries.
-pub(crate) fn schema_of(message: &Message) -> Result<IpcSchema> {
-    let s = message.fb().header_as_schema().ok_or_else(|| {
-        Error::oos(format!(
-            "expected a schema message, found {:?}",
-            message.kind()
-        ))
-    })?;
-    schema_from_fb(s)
 }

@@ -228,7 +228,7 @@ fn assert_over_budget(stream: &[u8]) {
     assert!(text.contains("over the budget of 1048576 bytes"), "{text}");
     assert!(reader.dictionaries().held_bytes() < 2 << 20);
     let pushed = StreamDecoder::new().feed(Bytes::copy_from_slice(stream));
-    let (_, reason) = text.split_once(": ").unwrap(); // after "message N" (counted differently)
+    let (_, reason) = text.split_once(": ").unwrap(); // after "message N"
     assert!(pushed.unwrap_err().to_string().ends_with(reason), "{text}");
 }
 

@@ -1,8 +1,9 @@
 //! Framing: end-of-stream forms, the push decoder, the file footer and blocks.
 
 use super::*;
-use crate::read::{FileReader, StreamDecoder, StreamReader};
-use quiver_arrow::{IntegerType, RecordBatch, Result};
+use crate::message::read_message;
+use crate::read::{Decoded, FileReader, ReadOptions, StreamDecoder, StreamReader, StreamState};
+use quiver_arrow::{Error, IntegerType, RecordBatch, Result};
 
 const EOS: [u8; 8] = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0];
 const LEGACY_EOS: [u8; 4] = [0, 0, 0, 0];
@@ -306,4 +307,40 @@ fn file_structure_errors() {
     parts.extra_block = Some(fb::Block::new(8, 8, 0));
     let mut reader = FileReader::from_bytes(Bytes::from(parts.build())).unwrap();
     assert!(reader.batch(2).is_err());
+}
+
+#[test]
+fn stream_state_counts_messages_and_stops_after_the_end_or_an_error() {
+    let schema = read_message(&mut &schema_message(&int_schema())[..])
+        .unwrap()
+        .unwrap();
+    let mut state = StreamState::new(ReadOptions::new());
+    assert!(state.schema().is_none() && state.dictionaries().is_none());
+    assert!(matches!(state.decode(&schema).unwrap(), Decoded::Schema));
+    assert_eq!(state.ipc_schema(), Some(&int_schema()));
+    let Decoded::RecordBatch(batch, metadata) = state.decode(&int32_batch().message()).unwrap()
+    else {
+        panic!("a record batch message");
+    };
+    assert_eq!((batch.num_rows(), metadata.len()), (3, 0));
+    assert_eq!((state.messages(), state.batches()), (2, 1));
+    // A framing error names the next message and fails the state.
+    let e = state.fail(Error::oos("cut short"));
+    assert_eq!(e.to_string(), "message 2: cut short");
+    assert!(state.is_failed() && !state.is_finished());
+    let e = state.decode(&int32_batch().message()).unwrap_err();
+    assert_eq!(e.to_string(), "the stream failed earlier");
+    assert_eq!(state.messages(), 2, "nothing is taken after the error");
+
+    let mut state = StreamState::new(ReadOptions::new());
+    assert_eq!(
+        state.fail(Error::oos("no prefix")).to_string(),
+        "message 0 (schema): no prefix"
+    );
+    let mut state = StreamState::new(ReadOptions::new());
+    state.decode(&schema).unwrap();
+    state.end();
+    assert!(state.is_finished() && !state.is_failed());
+    let e = state.decode(&int32_batch().message()).unwrap_err();
+    assert_eq!(e.to_string(), "a message after the end of the stream");
 }

@@ -7,7 +7,7 @@
 //! [`parse_prefix`] and [`Message::try_new`] work on bytes (sans-IO); [`read_message`] and
 //! [`write_message`] are thin layers over `std::io`.
 
-use crate::convert::{check_version, metadata_from_fb};
+use crate::convert::{IpcSchema, check_version, metadata_from_fb, schema_from_fb, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use bytes::Bytes;
 use quiver_arrow::buffer::MutableBuffer;
@@ -159,6 +159,80 @@ impl Message {
     /// Message-level custom metadata.
     pub fn custom_metadata(&self) -> Metadata {
         metadata_from_fb(self.fb().custom_metadata())
+    }
+
+    /// The schema a schema message carries (an error for other messages).
+    pub fn schema(&self) -> Result<IpcSchema> {
+        let s = self.fb().header_as_schema().ok_or_else(|| {
+            Error::oos(format!(
+                "expected a schema message, found {:?}",
+                self.kind()
+            ))
+        })?;
+        schema_from_fb(s)
+    }
+}
+
+/// A schema as one encapsulated message of its own (Parquet's `ARROW:schema` key).
+impl IpcSchema {
+    /// The schema as an encapsulated IPC message: the continuation marker `0xFFFFFFFF`, the
+    /// metadata length as a little-endian `i32`, and a V5 `Message` flatbuffer with a `Schema`
+    /// header padded to 8 bytes (no body). These are the bytes a stream starts with, and
+    /// (base64-encoded) the value of Parquet's `ARROW:schema` key.
+    ///
+    /// ```
+    /// use quiver_arrow::{DataType, Field, Schema};
+    /// use quiver_ipc::IpcSchema;
+    /// let schema = IpcSchema::new(Schema::new(vec![Field::new("x", DataType::Int32, true)]).into());
+    /// let bytes = schema.to_message_bytes().unwrap();
+    /// assert_eq!(&bytes[..4], &[0xFF; 4]);
+    /// assert_eq!(bytes.len() % 8, 0);
+    /// assert_eq!(IpcSchema::from_message_bytes(&bytes).unwrap(), schema);
+    /// ```
+    pub fn to_message_bytes(&self) -> Result<Vec<u8>> {
+        let mut fbb = flatbuffers::FlatBufferBuilder::new();
+        let header = schema_to_fb(&mut fbb, self)?.as_union_value();
+        let args = fb::MessageArgs {
+            version: fb::MetadataVersion::V5,
+            header_type: fb::MessageHeader::Schema,
+            header: Some(header),
+            bodyLength: 0,
+            custom_metadata: None,
+        };
+        let message = fb::Message::create(&mut fbb, &args);
+        fbb.finish(message, None);
+        let mut out = Vec::new();
+        write_message(&mut out, fbb.finished_data(), &[])?;
+        Ok(out)
+    }
+
+    /// The schema in an encapsulated IPC schema message (see [`IpcSchema::to_message_bytes`]),
+    /// also in the pre-0.15 form without the continuation marker. The bytes must hold exactly
+    /// one message, and it must be a schema.
+    ///
+    /// ```
+    /// use quiver_ipc::IpcSchema;
+    /// let e = IpcSchema::from_message_bytes(&[0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0]).unwrap_err();
+    /// assert!(e.to_string().contains("no schema message"), "{e}");
+    /// ```
+    pub fn from_message_bytes(bytes: &[u8]) -> Result<IpcSchema> {
+        let mut rest = bytes;
+        let message = read_message(&mut rest)
+            .map_err(|e| e.context("schema message"))?
+            .ok_or_else(|| {
+                Error::oos(format!(
+                    "no schema message in {} bytes (empty, or an end-of-stream marker)",
+                    bytes.len()
+                ))
+            })?;
+        if !rest.is_empty() {
+            return Err(Error::oos(format!(
+                "{} bytes follow the schema message of {} bytes",
+                rest.len(),
+                bytes.len() - rest.len()
+            )));
+        }
+        message.schema().map_err(|e| e.context("schema message"))
     }
 }
 

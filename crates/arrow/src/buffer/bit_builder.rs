@@ -236,6 +236,31 @@ impl MutableBitmap {
     }
 }
 
+impl Bitmap {
+    /// `len` bits all set to `value`.
+    pub fn new_constant(value: bool, len: usize) -> Self {
+        let mut m = MutableBitmap::with_capacity(len);
+        m.append_n(value, len);
+        m.freeze()
+    }
+}
+
+impl FromIterator<bool> for Bitmap {
+    fn from_iter<I: IntoIterator<Item = bool>>(iter: I) -> Self {
+        let mut m = MutableBitmap::new();
+        for b in iter {
+            m.push(b);
+        }
+        m.freeze()
+    }
+}
+
+impl From<&[bool]> for Bitmap {
+    fn from(v: &[bool]) -> Self {
+        v.iter().copied().collect()
+    }
+}
+
 impl Extend<bool> for MutableBitmap {
     fn extend<I: IntoIterator<Item = bool>>(&mut self, iter: I) {
         for b in iter {

@@ -1,6 +1,5 @@
 //! Bitmaps with LSB bit numbering: validity bitmaps and boolean values.
 
-use super::bit_builder::MutableBitmap;
 use super::mutable::MutableBuffer;
 use crate::error::{Error, Result};
 use bytes::Bytes;
@@ -95,13 +94,6 @@ impl Bitmap {
         }
         b.unset.store(unset, Ordering::Relaxed);
         Ok(b)
-    }
-
-    /// `len` bits all set to `value`.
-    pub fn new_constant(value: bool, len: usize) -> Self {
-        let mut m = MutableBitmap::with_capacity(len);
-        m.append_n(value, len);
-        m.freeze()
     }
 
     /// Number of bits.
@@ -259,22 +251,6 @@ impl Bitmap {
     }
 }
 
-impl FromIterator<bool> for Bitmap {
-    fn from_iter<I: IntoIterator<Item = bool>>(iter: I) -> Self {
-        let mut m = MutableBitmap::new();
-        for b in iter {
-            m.push(b);
-        }
-        m.freeze()
-    }
-}
-
-impl From<&[bool]> for Bitmap {
-    fn from(v: &[bool]) -> Self {
-        v.iter().copied().collect()
-    }
-}
-
 /// Iterator of a bitmap's bits as `u64` words (see [`Bitmap::chunks`]).
 pub struct BitChunks<'a> {
     bytes: &'a [u8],
@@ -383,6 +359,7 @@ impl Iterator for SetIndices<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::buffer::MutableBitmap;
 
     fn naive(bits: &[bool]) -> Bitmap {
         bits.iter().copied().collect()

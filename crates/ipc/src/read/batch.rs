@@ -2,11 +2,11 @@
 
 use super::ReadOptions;
 use super::dictionary::DictionaryTable;
-use super::roots::decode_roots;
+use super::roots::{decode_roots, validated};
 use super::walk::{Env, Root};
 use crate::convert::IpcSchema;
 use crate::message::Message;
-use quiver_arrow::validate::{Unvalidated, Validate};
+use quiver_arrow::validate::Unvalidated;
 use quiver_arrow::{Array, Error, RecordBatch, Result, SchemaRef};
 use std::sync::Arc;
 
@@ -62,22 +62,6 @@ pub fn decode_record_batch(
     // Dictionaries were validated in full when their messages were read (`DictionaryTable`);
     // each batch checks its own buffers and its keys against them.
     validated(Unvalidated::new(batch), options, true)
-}
-
-/// The one exit of decoded values: full validation, or — for callers of the `unsafe`
-/// [`ReadOptions::with_trusted_input`] — structural validation only.
-pub(crate) fn validated<T: Validate>(
-    value: Unvalidated<T>,
-    options: &ReadOptions,
-    trust_dictionaries: bool,
-) -> Result<T> {
-    match (options.validates(), trust_dictionaries) {
-        (true, true) => value.validate_trusting_dictionaries(),
-        (true, false) => value.validate(),
-        // SAFETY: `validates()` is false only after the `unsafe` `with_trusted_input`, whose
-        // caller promised input that passes full validation.
-        (false, trust) => unsafe { value.validate_structure_unchecked(trust) },
-    }
 }
 
 /// The schema of projected batches and which top-level columns to decode (`None`: all).

@@ -27,8 +27,7 @@
 //! [`get`]: DictionaryTable::get
 
 use super::ReadOptions;
-use super::batch::validated;
-use super::roots::decode_roots;
+use super::roots::{decode_roots, validated};
 use super::walk::{Env, Root};
 use crate::convert::{IpcSchema, ipc_children};
 use crate::message::Message;

@@ -43,7 +43,6 @@ pub use batch::decode_record_batch;
 pub use dictionary::DictionaryTable;
 pub use file::{FileReader, FileSource, SeekSource};
 pub use push::StreamDecoder;
-pub(crate) use state::schema_of;
 pub use state::{Decoded, StreamState};
 pub use stream::StreamReader;
 

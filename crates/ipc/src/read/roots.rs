@@ -1,12 +1,13 @@
 //! The arrays of a record batch or dictionary batch message (sans-IO): message + body →
-//! unvalidated arrays.
+//! unvalidated arrays, and [`validated`], the one way decoded values leave.
 
+use super::ReadOptions;
 use super::body::body_buffers;
 use super::walk::{Env, Root, Walk, buffers_kept, check_counts};
 use crate::convert::Endianness;
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::Message;
-use quiver_arrow::validate::Unvalidated;
+use quiver_arrow::validate::{Unvalidated, Validate};
 use quiver_arrow::{Array, Error, Result};
 
 /// Decodes the arrays of `roots` from a record batch (or dictionary batch) message, returning
@@ -64,4 +65,20 @@ pub(crate) fn decode_roots(
         arrays.push(Some(Unvalidated::new(a)));
     }
     Ok((arrays, num_rows))
+}
+
+/// The one exit of decoded values: full validation, or — for callers of the `unsafe`
+/// [`ReadOptions::with_trusted_input`] — structural validation only.
+pub(crate) fn validated<T: Validate>(
+    value: Unvalidated<T>,
+    options: &ReadOptions,
+    trust_dictionaries: bool,
+) -> Result<T> {
+    match (options.validates(), trust_dictionaries) {
+        (true, true) => value.validate_trusting_dictionaries(),
+        (true, false) => value.validate(),
+        // SAFETY: `validates()` is false only after the `unsafe` `with_trusted_input`, whose
+        // caller promised input that passes full validation.
+        (false, trust) => unsafe { value.validate_structure_unchecked(trust) },
+    }
 }

@@ -9,7 +9,7 @@
 use super::ReadOptions;
 use super::batch::decode_record_batch;
 use super::dictionary::DictionaryTable;
-use crate::convert::{IpcSchema, schema_from_fb};
+use crate::convert::IpcSchema;
 use crate::message::{Message, MessageKind};
 use quiver_arrow::{Error, Metadata, RecordBatch, Result, SchemaRef};
 
@@ -186,7 +186,7 @@ impl StreamState {
 
     fn apply(&mut self, message: &Message) -> Result<Decoded> {
         let Some((schema, dictionaries)) = &mut self.schema else {
-            let schema = schema_of(message)?;
+            let schema = message.schema()?;
             let dictionaries = DictionaryTable::new(&schema)?;
             self.schema = Some((schema, dictionaries));
             return Ok(Decoded::Schema);
@@ -213,15 +213,4 @@ fn message_name(index: usize) -> String {
         0 => "message 0 (schema)".to_string(),
         i => format!("message {i}"),
     }
-}
-
-/// The schema a schema message carries.
-pub(crate) fn schema_of(message: &Message) -> Result<IpcSchema> {
-    let s = message.fb().header_as_schema().ok_or_else(|| {
-        Error::oos(format!(
-            "expected a schema message, found {:?}",
-            message.kind()
-        ))
-    })?;
-    schema_from_fb(s)
 }

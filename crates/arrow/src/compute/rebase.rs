@@ -16,13 +16,13 @@
 //! | dense union | [`dense_union_ranges`] | [`dense_union_offsets`] |
 //! | run-end encoded | [`run_ends`] | [`run_ends`] |
 //!
-//! The offsets rules are split in two steps so that a caller can stop after the first when
-//! the part already uses all its data (e.g. to write it as it is).
+//! The list-view and dense-union rules come in two steps so that a caller can stop after the
+//! first when a part already uses all of its children (e.g. to write it as it is).
 
 use crate::array::{
     Array, GenericListViewArray, PrimitiveArray, PrimitiveType, RunEndArray, UnionArray,
 };
-use crate::buffer::{Buffer, MutableBuffer, Offset, OffsetBuffer};
+use crate::buffer::{Buffer, MutableBuffer, Offset, OffsetBuffer, check_offsets};
 use crate::error::{Error, Result};
 use std::ops::Range;
 
@@ -66,23 +66,36 @@ pub fn offsets<O: Offset>(
     };
     O::from_usize(total).ok_or_else(overflow)?;
     let count: usize = parts.iter().map(|o| o.len()).sum();
-    let mut out = MutableBuffer::with_capacity((count + 1) * std::mem::size_of::<O>());
-    out.push(O::ZERO);
-    let mut base = 0usize;
+    let mut out = MutableBuffer::zeroed((count + 1) * std::mem::size_of::<O>());
+    let dst = out.typed_mut::<O>();
+    let (mut at, mut base) = (1, 0usize);
     for (o, r) in parts.iter().zip(&ranges) {
-        for &x in &o.as_slice()[1..] {
-            let moved = moved(x.as_usize(), r, base).ok_or_else(|| {
-                Error::oos(format!(
-                    "offset {} is below the first offset {}",
-                    x.to_i64(),
-                    r.start
-                ))
-            })?;
-            out.push(O::from_usize(moved).ok_or_else(overflow)?);
+        let src = &o.as_slice()[1..];
+        if !move_offsets(&mut dst[at..at + src.len()], src, r, base) {
+            // Only offsets that decrease somewhere leave their first..last range.
+            check_offsets(o.as_slice())?;
+            return Err(Error::oos("offsets outside their first..last range"));
         }
+        at += src.len();
         base += r.len();
     }
     Ok((OffsetBuffer::try_new(Buffer::from(out))?, ranges))
+}
+
+/// Writes the offsets `src` moved from their place in `range` to the same place after `base`
+/// values into `dst`. Returns false when an offset lies outside `range`, which offsets that
+/// never decrease do not. Branch-free, so that the loop vectorises; the caller has checked
+/// that `base + range.len()` fits `O`.
+#[inline]
+fn move_offsets<O: Offset>(dst: &mut [O], src: &[O], range: &Range<usize>, base: usize) -> bool {
+    let mut inside = true;
+    for (d, &x) in dst.iter_mut().zip(src) {
+        let x = x.as_usize();
+        inside &= range.start <= x && x <= range.end;
+        let moved = x.wrapping_sub(range.start).wrapping_add(base);
+        *d = O::from_usize(moved).unwrap_or(O::ZERO);
+    }
+    inside
 }
 
 /// `value` moved from its place in `range` to the same place after `base` values.

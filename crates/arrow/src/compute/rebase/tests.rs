@@ -101,6 +101,17 @@ fn offsets_beyond_i32_are_an_overflow_error() {
     );
 }
 
+#[test]
+fn decreasing_offsets_are_an_error_not_a_panic() {
+    // SAFETY: these offsets are only rebased (which must reject them), never used to slice.
+    let bad = unsafe { OffsetBuffer::<i32>::new_unchecked(vec![5, 9, 7, 8].into()) };
+    let e = offsets(&[&bad], "values").unwrap_err();
+    assert_eq!(e.to_string(), "offsets decrease at index 2: 7 follows 9");
+    // SAFETY: as above.
+    let below = unsafe { OffsetBuffer::<i32>::new_unchecked(vec![5, 2, 6].into()) };
+    assert!(offsets(&[&below, &below], "values").is_err());
+}
+
 // ---- list views ----
 
 /// A list view over a child of `child_len` Int32 values `0, 1, …`.

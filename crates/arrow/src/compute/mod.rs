@@ -3,10 +3,13 @@
 //! - [`logical_eq`] / [`first_difference`]: logical equality, ignoring physical layout (also
 //!   behind `PartialEq for Array`), with a diagnostic of the first difference.
 //! - [`concat()`]: concatenation of arrays of one type into a new array.
+//! - [`rebase`]: offsets and run ends of (sliced) arrays recomputed for their referenced data
+//!   laid end to end from 0, shared by `concat` and the IPC writer.
 
 mod bits;
 mod concat;
 mod eq;
+pub mod rebase;
 
 pub use concat::concat;
 pub use eq::{Difference, first_difference, logical_eq};

@@ -2,13 +2,15 @@
 //! message, with offsets starting at 0 and bitmaps at bit 0.
 //!
 //! Every function returns the input's own bytes (zero copy) when they already have that form,
-//! and rewrites only what must change otherwise.
+//! and rewrites only what must change otherwise. The rebasing rules are quiver-arrow's
+//! [`rebase`] (the ones `concat` uses), applied to one array; what stays here is the write
+//! policy: when to write a buffer as it is, bitmaps realigned, view data compaction.
 
 use bytes::Bytes;
 use quiver_arrow::buffer::{MutableBuffer, Offset, OffsetBuffer};
+use quiver_arrow::compute::rebase;
 use quiver_arrow::{
-    Array, Bitmap, Buffer, Error, GenericListViewArray, PrimitiveArray, PrimitiveType, Result,
-    RunEndArray, UnionArray, View,
+    Array, Bitmap, Buffer, Error, GenericListViewArray, Result, RunEndArray, UnionArray, View,
 };
 use std::borrow::Cow;
 use std::ops::Range;
@@ -41,40 +43,9 @@ pub(crate) fn bitmap_bytes(b: &Bitmap) -> Bytes {
 pub(crate) fn rebase_offsets<O: Offset>(
     offsets: &OffsetBuffer<O>,
 ) -> Result<(Bytes, Range<usize>)> {
-    let first = offsets.first().as_usize();
-    let range = first..offsets.last().as_usize();
-    if first == 0 {
-        return Ok((offsets.buffer().bytes().clone(), range));
-    }
-    let mut out = MutableBuffer::with_capacity(std::mem::size_of_val(offsets.as_slice()));
-    for o in offsets.as_slice() {
-        out.push(shifted::<O>(o.as_usize(), first)?);
-    }
-    Ok((out.freeze(), range))
-}
-
-fn shifted<O: Offset>(value: usize, base: usize) -> Result<O> {
-    value
-        .checked_sub(base)
-        .and_then(O::from_usize)
-        .ok_or_else(|| Error::Overflow(format!("offset {value} rebased by {base}")))
-}
-
-/// The child range list views reference: from the smallest offset to the largest end over the
-/// non-null, non-empty views; `None` when nothing is referenced.
-fn list_view_range<O: Offset>(a: &GenericListViewArray<O>) -> Option<Range<usize>> {
-    let mut range: Option<Range<usize>> = None;
-    for (i, (o, s)) in a.offsets().iter().zip(a.sizes().iter()).enumerate() {
-        let (o, s) = (o.as_usize(), s.as_usize());
-        if s == 0 || a.is_null(i) {
-            continue;
-        }
-        range = Some(match range {
-            None => o..o + s,
-            Some(r) => r.start.min(o)..r.end.max(o + s),
-        });
-    }
-    range
+    let (rebased, mut ranges) = rebase::offsets(std::slice::from_ref(&offsets), "values")?;
+    let range = ranges.pop().unwrap_or_default();
+    Ok((rebased.buffer().bytes().clone(), range))
 }
 
 /// List views written: offsets, sizes and the child cut to the range they reference. Null and
@@ -83,25 +54,14 @@ pub(crate) fn list_view<O: Offset>(
     a: &GenericListViewArray<O>,
 ) -> Result<(Bytes, Bytes, Cow<'_, Array>)> {
     let child = a.values();
-    let range = list_view_range(a).unwrap_or(0..0);
+    let range = rebase::list_view_range(a);
     if range == (0..child.len()) {
         let (o, s) = (a.offsets().bytes().clone(), a.sizes().bytes().clone());
         return Ok((o, s, Cow::Borrowed(child)));
     }
-    let bytes = std::mem::size_of_val(a.offsets().as_slice());
-    let mut offsets = MutableBuffer::with_capacity(bytes);
-    let mut sizes = MutableBuffer::with_capacity(bytes);
-    for (i, (o, s)) in a.offsets().iter().zip(a.sizes().iter()).enumerate() {
-        if s.as_usize() == 0 || a.is_null(i) {
-            offsets.push(O::ZERO);
-            sizes.push(O::ZERO);
-        } else {
-            offsets.push(shifted::<O>(o.as_usize(), range.start)?);
-            sizes.push(s);
-        }
-    }
+    let (offsets, sizes) = rebase::list_views(&[a], std::slice::from_ref(&range))?;
     let child = child.slice(range.start, range.len());
-    Ok((offsets.freeze(), sizes.freeze(), Cow::Owned(child)))
+    Ok((offsets.into_bytes(), sizes.into_bytes(), Cow::Owned(child)))
 }
 
 /// Views and data buffers written for a view array: as they are when the data buffers are
@@ -164,18 +124,11 @@ fn view_value<'a>(v: &View, buffers: &'a [Buffer<u8>]) -> Option<&'a [u8]> {
 /// rebased accordingly) unless every child is already used from 0 to its end.
 pub(crate) fn dense_union(u: &UnionArray) -> Result<(Bytes, Vec<Cow<'_, Array>>)> {
     let children = u.children();
-    let mut ranges: Vec<Option<Range<usize>>> = vec![None; children.len()];
-    for i in 0..u.len() {
-        let (c, o) = (u.child_index(i), u.value_offset(i));
-        ranges[c] = Some(match ranges[c].take() {
-            None => o..o + 1,
-            Some(r) => r.start.min(o)..r.end.max(o + 1),
-        });
-    }
+    let ranges = rebase::dense_union_ranges(u)?;
     let tight = children
         .iter()
         .zip(&ranges)
-        .all(|(c, r)| r.clone().unwrap_or(0..0) == (0..c.len()));
+        .all(|(c, r)| *r == (0..c.len()));
     let offsets = u
         .offsets()
         .ok_or_else(|| Error::oos("dense union without offsets"))?;
@@ -185,77 +138,21 @@ pub(crate) fn dense_union(u: &UnionArray) -> Result<(Bytes, Vec<Cow<'_, Array>>)
             children.iter().map(Cow::Borrowed).collect(),
         ));
     }
-    let mut out = MutableBuffer::with_capacity(std::mem::size_of_val(offsets.as_slice()));
-    for i in 0..u.len() {
-        let base = ranges[u.child_index(i)].as_ref().map_or(0, |r| r.start);
-        out.push(shifted::<i32>(u.value_offset(i), base)?);
-    }
+    let moved = rebase::dense_union_offsets(&[u], std::slice::from_ref(&ranges))?;
     let cut = children
         .iter()
         .zip(ranges)
-        .map(|(c, r)| {
-            let r = r.unwrap_or(0..0);
-            Cow::Owned(c.slice(r.start, r.len()))
-        })
+        .map(|(c, r)| Cow::Owned(c.slice(r.start, r.len())))
         .collect();
-    Ok((out.freeze(), cut))
+    Ok((moved.into_bytes(), cut))
 }
 
 /// Run ends and values of the runs a (possibly sliced) run-end encoded array covers, with run
 /// ends relative to its start and the last one equal to its length.
 pub(crate) fn run_ends(r: &RunEndArray) -> Result<(Array, Array)> {
-    let (ends, values) = (r.run_ends(), r.values());
-    if r.is_empty() {
-        return Ok((ends.slice(0, 0), values.slice(0, 0)));
-    }
-    let first = r.physical_index(0);
-    let last = r.physical_index(r.len() - 1);
-    let ctx = Span {
-        first,
-        last,
-        offset: r.offset(),
-        len: r.len(),
-    };
-    let ends = match ends {
-        Array::I16(p) => rebase_runs(p, &ctx)?,
-        Array::I32(p) => rebase_runs(p, &ctx)?,
-        Array::I64(p) => rebase_runs(p, &ctx)?,
-        other => {
-            return Err(Error::oos(format!(
-                "run ends must be Int16, Int32 or Int64, not {}",
-                other.data_type()
-            )));
-        }
-    };
-    Ok((ends, values.slice(first, last + 1 - first)))
-}
-
-/// The physical runs `[first, last]` covering logical slots `[offset, offset + len)`.
-struct Span {
-    first: usize,
-    last: usize,
-    offset: usize,
-    len: usize,
-}
-
-fn rebase_runs<T>(p: &PrimitiveArray<T>, s: &Span) -> Result<Array>
-where
-    T: PrimitiveType + Into<i64> + TryFrom<i64>,
-{
-    let ends = &p.values()[s.first..=s.last];
-    let unchanged = s.offset == 0 && ends.last().is_some_and(|&e| e.into() == s.len as i64);
-    if unchanged && s.first == 0 && s.last + 1 == p.len() {
-        return Ok(Array::from(p.clone()));
-    }
-    let rebased = ends
-        .iter()
-        .map(|&e| {
-            let v = (e.into() - s.offset as i64).min(s.len as i64);
-            T::try_from(v).map_err(|_| Error::Overflow(format!("run end {v}")))
-        })
-        .collect::<Result<Vec<T>>>()?;
-    let out = PrimitiveArray::<T>::new(rebased).with_data_type(p.data_type().clone())?;
-    Ok(Array::from(out))
+    let (ends, mut ranges) = rebase::run_ends(&[r])?;
+    let runs = ranges.pop().unwrap_or_default();
+    Ok((ends, r.values().slice(runs.start, runs.len())))
 }
 
 #[cfg(test)]

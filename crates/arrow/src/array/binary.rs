@@ -1,6 +1,7 @@
 //! Variable-size binary and UTF-8 strings with 32- or 64-bit offsets.
 
-use super::common::{assert_slice, check_validity, normalize_validity, validity_accessors};
+use super::assert_slice;
+use super::validity::{check_validity, normalize_validity, validity_accessors};
 use crate::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer, Offset, OffsetBuffer};
 use crate::datatype::DataType;
 use crate::error::{Error, Result};

@@ -1,6 +1,7 @@
 //! Bit-packed booleans.
 
-use super::common::{assert_slice, check_validity, normalize_validity, validity_accessors};
+use super::assert_slice;
+use super::validity::{check_validity, normalize_validity, validity_accessors};
 use crate::buffer::{Bitmap, MutableBitmap};
 use crate::datatype::DataType;
 use crate::error::Result;

@@ -1,7 +1,7 @@
 //! Dictionary-encoded arrays.
 
 use super::Array;
-use super::common::assert_slice;
+use super::assert_slice;
 use crate::buffer::Bitmap;
 use crate::datatype::{DataType, IntegerType};
 use crate::error::{Error, Result};

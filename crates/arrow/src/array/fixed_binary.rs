@@ -1,6 +1,7 @@
 //! Fixed-size binary values.
 
-use super::common::{assert_slice, check_validity, validity_accessors};
+use super::assert_slice;
+use super::validity::{check_validity, validity_accessors};
 use crate::buffer::{Bitmap, Buffer};
 use crate::datatype::DataType;
 use crate::error::{Error, Result};

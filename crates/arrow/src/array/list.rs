@@ -1,8 +1,9 @@
 //! Variable-size lists (`List`, `LargeList`) and fixed-size lists.
 
 use super::Array;
+use super::assert_slice;
 use super::binary::check_offsets_in_values;
-use super::common::{assert_slice, check_validity, validity_accessors};
+use super::validity::{check_validity, validity_accessors};
 use crate::buffer::{Bitmap, Offset, OffsetBuffer};
 use crate::datatype::{DataType, FieldRef};
 use crate::error::{Error, Result};

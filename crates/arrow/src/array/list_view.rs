@@ -1,8 +1,9 @@
 //! Lists in the list-view layout (`ListView`, `LargeListView`).
 
 use super::Array;
-use super::common::{assert_slice, check_validity, validity_accessors};
+use super::assert_slice;
 use super::list::check_child_type;
+use super::validity::{check_validity, validity_accessors};
 use crate::buffer::{Bitmap, Buffer, Offset};
 use crate::datatype::{DataType, FieldRef};
 use crate::error::{Error, Result};

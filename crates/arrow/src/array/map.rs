@@ -1,9 +1,10 @@
 //! Maps: lists of key/value entries.
 
 use super::Array;
+use super::assert_slice;
 use super::binary::check_offsets_in_values;
-use super::common::{assert_slice, check_validity, validity_accessors};
 use super::struct_::StructArray;
+use super::validity::{check_validity, validity_accessors};
 use crate::buffer::{Bitmap, OffsetBuffer};
 use crate::datatype::{DataType, FieldRef};
 use crate::error::{Error, Result};

@@ -6,7 +6,6 @@
 
 mod binary;
 mod boolean;
-mod common;
 mod dictionary;
 mod fixed_binary;
 mod list;
@@ -18,6 +17,7 @@ mod run_end;
 mod size;
 mod struct_;
 mod union;
+mod validity;
 mod view;
 
 pub use binary::{
@@ -390,4 +390,14 @@ impl NullArray {
         assert!(i < self.len());
         true
     }
+}
+
+/// Checks `offset + len <= bound` without overflow; panics with a clear message otherwise
+/// (slicing past the end is a programming error, not bad data).
+#[inline]
+pub(crate) fn assert_slice(offset: usize, len: usize, bound: usize) {
+    assert!(
+        offset.checked_add(len).is_some_and(|e| e <= bound),
+        "slice [{offset}, {offset}+{len}) out of bounds of array of length {bound}"
+    );
 }

@@ -31,7 +31,7 @@ impl NullArray {
     }
     /// A slice (just a length).
     pub fn slice(&self, offset: usize, len: usize) -> Self {
-        super::common::assert_slice(offset, len, self.len);
+        super::assert_slice(offset, len, self.len);
         NullArray::new(len)
     }
 }

@@ -1,7 +1,8 @@
 //! Fixed-width primitive values.
 
 use super::Array;
-use super::common::{assert_slice, check_validity, normalize_validity, validity_accessors};
+use super::assert_slice;
+use super::validity::{check_validity, normalize_validity, validity_accessors};
 use crate::buffer::{Bitmap, Buffer, MutableBitmap};
 use crate::datatype::{DataType, IntervalUnit};
 use crate::error::{Error, Result};

@@ -1,7 +1,7 @@
 //! Run-end encoded arrays.
 
 use super::Array;
-use super::common::assert_slice;
+use super::assert_slice;
 use crate::datatype::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
 use std::sync::Arc;

@@ -1,8 +1,9 @@
 //! Structs: named children of equal length.
 
 use super::Array;
-use super::common::{assert_slice, check_validity, validity_accessors};
+use super::assert_slice;
 use super::list::check_child_type;
+use super::validity::{check_validity, validity_accessors};
 use crate::buffer::Bitmap;
 use crate::datatype::{DataType, Fields};
 use crate::error::{Error, Result};

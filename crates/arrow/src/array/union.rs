@@ -1,7 +1,7 @@
 //! Sparse and dense unions.
 
 use super::Array;
-use super::common::assert_slice;
+use super::assert_slice;
 use super::list::check_child_type;
 use crate::buffer::Buffer;
 use crate::datatype::{DataType, UnionFields, UnionMode};

@@ -1,6 +1,7 @@
 //! Binary and UTF-8 values in the view layout (`BinaryView`, `Utf8View`).
 
-use super::common::{assert_slice, check_validity, normalize_validity, validity_accessors};
+use super::assert_slice;
+use super::validity::{check_validity, normalize_validity, validity_accessors};
 use crate::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer};
 use crate::datatype::DataType;
 use crate::error::{Error, Result};

@@ -1,7 +1,7 @@
 //! Deduplicating dictionary builder with a key type chosen at run time.
 
-use super::index::IndexBuffer;
-use super::store::{ValueStore, array_value_bytes};
+use super::index_buffer::IndexBuffer;
+use super::value_store::{ValueStore, array_value_bytes};
 use super::{ArrayBuilder, Builder, NullBufferBuilder};
 use crate::array::{Array, DictionaryArray, PrimitiveType};
 use crate::datatype::{DataType, IntegerType};

@@ -44,7 +44,7 @@ mod dictionary;
 mod dictionary_typed;
 mod dynamic;
 mod fixed;
-mod index;
+mod index_buffer;
 mod list;
 mod list_view;
 mod make;
@@ -53,11 +53,11 @@ mod null;
 mod primitive;
 mod run_end;
 mod run_end_typed;
-mod store;
-mod store_var;
 mod struct_;
 mod union;
 mod validity;
+mod value_store;
+mod var_values;
 mod view;
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Run-end encoded builder with a run-end type chosen at run time.
 
-use super::index::IndexBuffer;
-use super::store::ValueStore;
+use super::index_buffer::IndexBuffer;
+use super::value_store::ValueStore;
 use super::{ArrayBuilder, Builder};
 use crate::array::{Array, PrimitiveType, RunEndArray};
 use crate::datatype::{DataType, Field, FieldRef, IntegerType};

@@ -1,4 +1,5 @@
-//! Pieces shared by the array layouts.
+//! Validity bitmaps of the array layouts: length check, normalisation and the accessors every
+//! layout with a validity bitmap shares.
 
 use crate::buffer::Bitmap;
 use crate::error::{Error, Result};
@@ -18,16 +19,6 @@ pub(crate) fn check_validity(validity: Option<&Bitmap>, len: usize) -> Result<()
 /// common case for builders that allocated eagerly).
 pub(crate) fn normalize_validity(validity: Option<Bitmap>) -> Option<Bitmap> {
     validity.filter(|v| v.unset_bits() > 0)
-}
-
-/// Checks `offset + len <= bound` without overflow; panics with a clear message otherwise
-/// (slicing past the end is a programming error, not bad data).
-#[inline]
-pub(crate) fn assert_slice(offset: usize, len: usize, bound: usize) {
-    assert!(
-        offset.checked_add(len).is_some_and(|e| e <= bound),
-        "slice [{offset}, {offset}+{len}) out of bounds of array of length {bound}"
-    );
 }
 
 /// Implements the accessors every layout with an optional validity bitmap shares.

@@ -5,7 +5,7 @@
 //! what deduplication (hashing) and run merging (comparing with the previous run) need. Other
 //! types (nested, Null) keep a dynamic builder that the caller fills directly.
 
-use super::store_var::VarValues;
+use super::var_values::VarValues;
 use super::{ArrayBuilder, Builder, NullBufferBuilder, make_builder};
 use crate::array::{Array, BooleanArray, FixedSizeBinaryArray, PrimitiveArray, PrimitiveType};
 use crate::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer};

@@ -9,6 +9,7 @@ mod read_gold;
 mod read_projection;
 mod read_pyarrow_compressed;
 mod read_zero_copy;
+mod thread_pool;
 mod write_canon;
 mod write_data;
 mod write_dictionary;

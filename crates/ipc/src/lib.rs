@@ -5,6 +5,12 @@
 //! framing) → [`compression`] (LZ4 frame / ZSTD body buffers) → [`read`](mod@read) / [`write`](mod@write) (record
 //! batches, dictionaries, streams and files). [`inspect`] shows the physical layout of files and
 //! streams without decoding arrays.
+//!
+//! Readers and writers split the (de)compression of a message's buffers over the
+//! [`ThreadPool`](quiver_arrow::parallel::ThreadPool) of their options (rayon's global pool
+//! unless [`ReadOptions::with_thread_pool`](read::ReadOptions::with_thread_pool) or
+//! [`WriteOptions::with_thread_pool`](write::WriteOptions::with_thread_pool) says otherwise);
+//! what they read and write does not depend on it.
 
 #[allow(unreachable_pub, clippy::all)]
 #[rustfmt::skip]

@@ -1,16 +1,16 @@
 //! One thread pool for the work quiver splits over threads (compressing and decompressing the
 //! buffers of a message, decoding the batches of a file).
 //!
-//! A [`ThreadPool`] is a cheap handle: rayon's global pool (the default), a dedicated pool
+//! A [`ThreadPool`] is a cheap handle: the process-wide pool (the default), a dedicated pool
 //! with a fixed number of threads, or no pool at all (everything on the calling thread).
 //! Readers and writers take one in their options; [`ThreadPool::run_jobs`] is the one way
 //! work is split: the calling thread always takes part, helpers come from the pool (whose
-//! threads are reused, never spawned per call), and the result does not depend on how many
-//! threads ran.
+//! threads are started once and sleep between calls, never spawned per call nor spinning),
+//! and the result does not depend on how many threads ran.
 //!
 //! ```
 //! use quiver_arrow::parallel::ThreadPool;
-//! // Sum the lengths of some strings, the longest handed out first.
+//! // The length of each word, the longest words handed out first.
 //! let words = vec!["columnar", "arrow", "ipc"];
 //! let pool = ThreadPool::new(2)?;
 //! let lengths = pool.run_jobs(words, || |w: &str| Ok::<_, ()>(w.len()), || ()).unwrap();
@@ -18,9 +18,12 @@
 //! # Ok::<(), quiver_arrow::Error>(())
 //! ```
 
+mod pool;
+
 use crate::{Error, Result};
+use pool::Pool;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Where [`ThreadPool::run_jobs`] finds its helper threads.
 ///
@@ -43,11 +46,11 @@ pub struct ThreadPool(Kind);
 
 #[derive(Clone, Debug, Default)]
 enum Kind {
-    /// rayon's global pool (or the rayon pool the calling thread belongs to).
+    /// The process-wide pool.
     #[default]
     Global,
-    /// A pool of our own.
-    Dedicated(Arc<rayon_core::ThreadPool>),
+    /// A pool of its own.
+    Dedicated(Arc<Pool>),
     /// No helpers: everything runs on the calling thread.
     Sequential,
 }
@@ -65,30 +68,27 @@ impl PartialEq for ThreadPool {
 impl Eq for ThreadPool {}
 
 impl ThreadPool {
-    /// rayon's global pool: as many threads as cores unless `RAYON_NUM_THREADS` says
-    /// otherwise, shared with anything else in the process that uses rayon. Called from a
-    /// thread of another rayon pool, the work stays in that pool (as rayon's own
-    /// `in_place_scope` and `current_num_threads` do), so nesting never blocks a pool on
-    /// another.
+    /// The pool the whole process shares: one thread per core
+    /// ([`std::thread::available_parallelism`]), the calling thread of
+    /// [`ThreadPool::run_jobs`] counting as one, so the pool itself has one thread fewer.
+    /// Its threads are started on first use (as many as can be).
     pub fn global() -> Self {
         ThreadPool(Kind::Global)
     }
 
-    /// A dedicated pool of `threads` threads (the calling thread of
-    /// [`ThreadPool::run_jobs`] counts as one of them: it uses at most `threads - 1` of the
-    /// pool's). The threads are started here and stop when the last clone is dropped.
+    /// A dedicated pool of `threads` threads, the calling thread of [`ThreadPool::run_jobs`]
+    /// counting as one: `threads - 1` threads are started here, and stop when the last clone
+    /// of the pool is dropped.
     ///
-    /// An error when `threads` is 0 or the threads cannot be started.
+    /// An error when `threads` is 0 or a thread cannot be started.
     pub fn new(threads: usize) -> Result<Self> {
         if threads == 0 {
             return Err(Error::invalid("a thread pool needs at least one thread"));
         }
-        let pool = rayon_core::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("quiver-{i}"))
-            .build()
-            .map_err(|e| Error::Io(std::io::Error::other(e)))?;
-        Ok(ThreadPool(Kind::Dedicated(Arc::new(pool))))
+        match Pool::start(threads) {
+            (pool, None) => Ok(ThreadPool(Kind::Dedicated(Arc::new(pool)))),
+            (_, Some(e)) => Err(Error::Io(e)),
+        }
     }
 
     /// No pool: [`ThreadPool::run_jobs`] runs everything on the calling thread.
@@ -98,10 +98,15 @@ impl ThreadPool {
 
     /// How many threads [`ThreadPool::run_jobs`] may use, the calling thread included.
     pub fn threads(&self) -> usize {
+        self.pool().map_or(1, Pool::threads)
+    }
+
+    /// The helper threads, `None` for [`ThreadPool::sequential`].
+    fn pool(&self) -> Option<&Pool> {
         match &self.0 {
-            Kind::Global => rayon_core::current_num_threads(),
-            Kind::Dedicated(pool) => pool.current_num_threads(),
-            Kind::Sequential => 1,
+            Kind::Global => Some(global_pool()),
+            Kind::Dedicated(pool) => Some(pool),
+            Kind::Sequential => None,
         }
     }
 
@@ -124,10 +129,11 @@ impl ThreadPool {
     ///   the failing job that comes first in `jobs`. Every job before it has run, so which
     ///   error is returned does not depend on the number of threads.
     ///
-    /// The call returns when every helper is done. A helper that finds no job left returns
-    /// at once, and a pool thread calling this (nested work) keeps working on the pool's
-    /// other jobs while it waits, so the call cannot deadlock its own pool. A panic in a job
-    /// is propagated once the helpers are done.
+    /// The call returns when every helper that took part is done. Helpers that are busy
+    /// elsewhere (all of them, when this is called from a job of the same pool) are not
+    /// waited for: the jobs then run on the threads that are free, at worst the calling one
+    /// alone, so calls never deadlock. A panic in a job is propagated once the helpers are
+    /// done.
     ///
     /// ```
     /// use quiver_arrow::parallel::ThreadPool;
@@ -157,29 +163,25 @@ impl ThreadPool {
         W: FnMut(J) -> Result<R, E>,
     {
         let helpers = self.threads().min(jobs.len()).saturating_sub(1);
-        if helpers == 0 {
+        let Some(pool) = self.pool().filter(|_| helpers > 0) else {
             before();
             return jobs.into_iter().map(worker()).collect();
-        }
+        };
         let queue = Queue::new(jobs);
         let work = || queue.drain(worker());
-        self.in_place_scope(|s| {
-            for _ in 0..helpers {
-                s.spawn(|_| work());
-            }
-            before();
-            work();
-        });
+        pool.run(helpers, &work, before);
         queue.into_results()
     }
+}
 
-    /// A rayon scope in this pool whose closure runs on the calling thread.
-    fn in_place_scope<'s>(&self, op: impl FnOnce(&rayon_core::Scope<'s>)) {
-        match &self.0 {
-            Kind::Dedicated(pool) => pool.in_place_scope(op),
-            Kind::Global | Kind::Sequential => rayon_core::in_place_scope(op),
-        }
-    }
+/// The process-wide pool behind [`ThreadPool::global`].
+fn global_pool() -> &'static Pool {
+    static GLOBAL: OnceLock<Pool> = OnceLock::new();
+    GLOBAL.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Threads that cannot be started leave their share to the others.
+        Pool::start(cores).0
+    })
 }
 
 /// One job of [`ThreadPool::run_jobs`] as it goes from waiting to done.

@@ -7,10 +7,10 @@
 //! streams without decoding arrays.
 //!
 //! Readers and writers split the (de)compression of a message's buffers over the
-//! [`ThreadPool`](quiver_arrow::parallel::ThreadPool) of their options (rayon's global pool
-//! unless [`ReadOptions::with_thread_pool`](read::ReadOptions::with_thread_pool) or
-//! [`WriteOptions::with_thread_pool`](write::WriteOptions::with_thread_pool) says otherwise);
-//! what they read and write does not depend on it.
+//! [`ThreadPool`](quiver_arrow::parallel::ThreadPool) of their options: the global pool, one
+//! thread per core, unless [`read::ReadOptions::with_thread_pool`] or
+//! [`write::WriteOptions::with_thread_pool`] says otherwise. What they read and write does not
+//! depend on it.
 
 #[allow(unreachable_pub, clippy::all)]
 #[rustfmt::skip]

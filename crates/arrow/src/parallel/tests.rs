@@ -165,8 +165,8 @@ fn before_runs_when_a_job_fails() {
 
 #[test]
 fn nested_calls_do_not_deadlock() {
-    // Every thread of a 2-thread pool runs an outer job that itself splits work on the same
-    // pool (and on the global one), while the pool has no idle thread.
+    // Both threads of a 2-thread pool run outer jobs that themselves split work on the same
+    // pool (and on another one) while the pool has no idle thread.
     for inner in [ThreadPool::new(2).unwrap(), ThreadPool::global()] {
         let pool = ThreadPool::new(2).unwrap();
         let out = pool
@@ -186,6 +186,38 @@ fn nested_calls_do_not_deadlock() {
         let want: Vec<u64> = (0..6).map(|j| j * 45 + 3).collect();
         assert_eq!(out, want);
     }
+}
+
+#[test]
+fn a_call_does_not_wait_for_busy_helpers() {
+    // The only helper of a 2-thread pool is kept busy by another call; a second call then
+    // runs on its calling thread alone instead of waiting for the helper.
+    let pool = ThreadPool::new(2).unwrap();
+    let (started, release) = (Barrier::new(3), Barrier::new(3));
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let blocked = || {
+                |_: u8| {
+                    started.wait();
+                    release.wait();
+                    Ok::<_, ()>(())
+                }
+            };
+            pool.run_jobs(vec![0, 1], blocked, || ()).unwrap();
+        });
+        // Both jobs have started: one on the spawned thread, one on the helper.
+        started.wait();
+        let me = std::thread::current().id();
+        let on = pool
+            .run_jobs(
+                vec![(); 5],
+                || |()| Ok::<_, ()>(std::thread::current().id()),
+                || (),
+            )
+            .unwrap();
+        assert!(on.iter().all(|t| *t == me));
+        release.wait();
+    });
 }
 
 #[test]

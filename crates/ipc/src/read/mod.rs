@@ -128,8 +128,8 @@ impl ReadOptions {
 
     /// Shorthand for [`ReadOptions::with_thread_pool`]: `false` decompresses every buffer on
     /// the calling thread ([`ThreadPool::sequential`], for callers that spread messages over
-    /// threads themselves, and for single-threaded measurements), `true` on rayon's global
-    /// pool ([`ThreadPool::global`], the default).
+    /// threads themselves, and for single-threaded measurements), `true` on the global pool
+    /// ([`ThreadPool::global`], the default).
     ///
     /// ```
     /// use quiver_arrow::parallel::ThreadPool;

@@ -65,7 +65,7 @@ pub struct WriteOptions {
 }
 
 impl Default for WriteOptions {
-    /// 8-byte alignment, no compression, dictionary deltas on, rayon's global thread pool.
+    /// 8-byte alignment, no compression, dictionary deltas on, the global thread pool.
     fn default() -> Self {
         WriteOptions {
             alignment: 8,

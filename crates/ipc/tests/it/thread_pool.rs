@@ -45,7 +45,7 @@ fn big_batches() -> (SchemaRef, Vec<RecordBatch>) {
     (schema, batches.to_vec())
 }
 
-/// No pool, rayon's global pool, and dedicated pools of 1, 2 and 3 threads.
+/// No pool, the global pool, and dedicated pools of 1, 2 and 3 threads.
 fn pools() -> Vec<ThreadPool> {
     let dedicated = (1..=3).map(|t| ThreadPool::new(t).unwrap());
     [ThreadPool::sequential(), ThreadPool::global()]

@@ -5,6 +5,7 @@
 //! - [`DataType`], [`Field`], [`Schema`]: every logical type of the columnar format v1.5.
 //! - [`Array`]: one typed array per physical layout, zero-copy slicing, typed access.
 //! - [`validate`]: structural and full validation of untrusted arrays.
+//! - [`parallel`]: the thread pool that readers and writers split their work on.
 //!
 //! ```
 //! use quiver_arrow::{Array, PrimitiveArray, StringArray, RecordBatch, Schema, Field, DataType};
@@ -23,6 +24,7 @@ pub mod datatype;
 pub mod display;
 mod error;
 pub mod native;
+pub mod parallel;
 mod record_batch;
 pub mod validate;
 

@@ -1,16 +1,18 @@
 //! `quiver scan`: read and decode every selected value with full validation, and report rows,
-//! bytes, time and throughput. Arrow IPC files are decoded by several threads, each taking
-//! every n-th record batch from the same memory map.
+//! bytes, time and throughput. The record batches of Arrow IPC files are decoded on a thread
+//! pool, each thread reading the batches it takes from the same memory map.
 
 use crate::args::ScanArgs;
 use crate::progress::Progress;
 use crate::source::{Input, Position};
 use anyhow::{Context, Result};
 use bytes::Bytes;
+use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{RecordBatch, ValidationLevel};
 use quiver_ipc::read::{FileReader, ReadOptions};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What a scan counted.
@@ -85,67 +87,50 @@ fn sequential(input: &mut Input, progress: &mut Progress) -> Result<Totals> {
     Ok(t)
 }
 
-/// Decodes the batches of an IPC file on `threads` threads (batch i on thread i % threads).
-/// The workers report each batch on a channel, which also tells this thread when they have
-/// all finished (no polling delay).
+/// Decodes the batches of an IPC file on a pool of `threads` threads (this one included),
+/// each thread with its own reader over the shared bytes, batches handed out in order to
+/// whichever thread is free. The thread that finishes a batch moves the progress bar.
 fn parallel(
     (bytes, projection, n): (Bytes, Option<Vec<usize>>, usize),
     threads: usize,
     progress: &mut Progress,
     label: &str,
 ) -> Result<Totals> {
-    let results: Vec<Result<Totals>> = std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (bytes, projection, tx) = (bytes.clone(), projection.as_deref(), tx.clone());
-                s.spawn(move || worker(bytes, projection, t, threads, n, &tx))
-            })
-            .collect();
-        drop(tx);
-        let mut done = 0;
-        while rx.recv().is_ok() {
-            done += 1;
-            progress.update(Position::Batches(done, n as u64));
-        }
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a decoding thread failed")))
-            })
-            .collect()
-    });
-    let mut total = Totals::default();
-    for r in results {
-        total.merge(r.with_context(|| label.to_string())?);
-    }
-    Ok(total)
-}
-
-fn worker(
-    bytes: Bytes,
-    projection: Option<&[usize]>,
-    first: usize,
-    step: usize,
-    n: usize,
-    done: &std::sync::mpsc::Sender<()>,
-) -> Result<Totals> {
+    let pool = ThreadPool::new(threads)?;
     // Batches are spread over threads here, so each decompresses on its own thread.
     let mut options = ReadOptions::new().with_parallel_decompression(false);
     if let Some(p) = projection {
-        options = options.with_projection(p.to_vec());
+        options = options.with_projection(p);
     }
-    let mut reader = FileReader::from_bytes_with_options(bytes, options)?;
-    let mut t = Totals::default();
-    for i in (first..n).step_by(step) {
-        let b = reader
-            .batch(i)
-            .with_context(|| format!("record batch {i}"))?;
-        t.add(&b);
-        let _ = done.send(());
-    }
-    Ok(t)
+    let done = Mutex::new((0, progress));
+    let worker = || {
+        let mut reader = None;
+        let (bytes, options, done) = (&bytes, &options, &done);
+        move |i: usize| -> Result<Totals> {
+            let r = match &mut reader {
+                Some(r) => r,
+                None => reader.insert(FileReader::from_bytes_with_options(
+                    bytes.clone(),
+                    options.clone(),
+                )?),
+            };
+            let b = r.batch(i).with_context(|| format!("record batch {i}"))?;
+            let mut t = Totals::default();
+            t.add(&b);
+            if let Ok(mut d) = done.lock() {
+                d.0 += 1;
+                let position = Position::Batches(d.0, n as u64);
+                d.1.update(position);
+            }
+            Ok(t)
+        }
+    };
+    let per_batch = pool
+        .run_jobs((0..n).collect(), worker, || ())
+        .with_context(|| label.to_string())?;
+    let mut total = Totals::default();
+    per_batch.into_iter().for_each(|t| total.merge(t));
+    Ok(total)
 }
 
 /// The scan result, as text or JSON.

@@ -5,6 +5,12 @@
 //! framing) → [`compression`] (LZ4 frame / ZSTD body buffers) → [`read`](mod@read) / [`write`](mod@write) (record
 //! batches, dictionaries, streams and files). [`inspect`] shows the physical layout of files and
 //! streams without decoding arrays.
+//!
+//! Readers and writers split the (de)compression of a message's buffers over the
+//! [`ThreadPool`](quiver_arrow::parallel::ThreadPool) of their options: the global pool, one
+//! thread per core, unless [`read::ReadOptions::with_thread_pool`] or
+//! [`write::WriteOptions::with_thread_pool`] says otherwise. What they read and write does not
+//! depend on it.
 
 #[allow(unreachable_pub, clippy::all)]
 #[rustfmt::skip]

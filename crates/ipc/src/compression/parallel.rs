@@ -3,16 +3,15 @@
 //! The work is cut into pieces: whole buffers for ZSTD, and for LZ4 runs of at most
 //! [`LZ4_PIECE`] bytes cut at 64 KiB block boundaries (the blocks of a frame are independent,
 //! so pieces encoded apart concatenate to the frame's blocks). Pieces are handed out largest
-//! first from a shared counter, so threads stay busy until the last piece whatever the mix
-//! of buffer sizes and compressibility. The output is byte-for-byte what one thread writes.
+//! first to the threads of a [`ThreadPool`] ([`ThreadPool::run_jobs`]), so threads stay busy
+//! until the last piece whatever the mix of buffer sizes and compressibility. The output is byte-for-byte what one thread writes.
 
 use super::lz4;
 use super::{Codec, Compressor};
 use bytes::Bytes;
-use quiver_arrow::{Error, Result};
+use quiver_arrow::Result;
+use quiver_arrow::parallel::ThreadPool;
 use std::ops::Range;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Largest LZ4 piece: four 64 KiB blocks.
 const LZ4_PIECE: usize = 4 * lz4::BLOCK;
@@ -29,66 +28,45 @@ struct Piece {
 /// not make it smaller. An empty buffer has no slices.
 pub(crate) type Parts = Vec<Bytes>;
 
-/// Compresses every buffer on `threads` threads, this one included, into the bytes
+/// Compresses every buffer on the threads of `pool`, this one included, into the bytes
 /// [`Compressor::compress`] would append (see [`Parts`]). `before` runs on this thread once
 /// the other threads are at work (the file writer writes the previous batch then); it runs
-/// exactly once, also when compression fails. A thread that cannot be spawned leaves its
-/// share to the others.
+/// exactly once, also when compression fails (see [`ThreadPool::run_jobs`]).
 pub(crate) fn compress_buffers(
     codec: Codec,
     level: Option<i32>,
     buffers: &[Bytes],
-    threads: usize,
+    pool: &ThreadPool,
     before: impl FnOnce(),
 ) -> Result<Vec<Parts>> {
     let pieces = cut(codec, buffers);
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     order.sort_by_key(|&p| std::cmp::Reverse(pieces[p].range.len()));
-    let done: Vec<Mutex<Option<Result<Vec<u8>>>>> =
-        pieces.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut c = Compressor::new(codec, level);
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&p) = order.get(k) else { break };
+    let worker = || {
+        let (pieces, mut c) = (&pieces, Compressor::new(codec, level));
+        move |p: usize| {
             let piece = &pieces[p];
             let data = &buffers[piece.buffer][piece.range.clone()];
             let mut out = Vec::new();
-            let r = match codec {
+            match codec {
                 Codec::Lz4Frame => c.lz4_blocks(data, &mut out),
                 Codec::Zstd => c.zstd(data, &mut out),
-            };
-            let failed = r.is_err();
-            if let Ok(mut slot) = done[p].lock() {
-                *slot = Some(r.map(|()| out));
             }
-            if failed {
-                // Stop handing out work; the error is reported below.
-                next.store(order.len(), Ordering::Relaxed);
-            }
+            .map(|()| out)
         }
     };
-    std::thread::scope(|s| {
-        for _ in 1..threads {
-            if std::thread::Builder::new().spawn_scoped(s, work).is_err() {
-                break;
-            }
-        }
-        before();
-        work();
-    });
-    let mut results = done.into_iter().map(|m| {
-        m.into_inner()
-            .unwrap_or_else(|p| p.into_inner())
-            .unwrap_or_else(|| Err(Error::Codec("a compression thread stopped early".into())))
-    });
+    let compressed = pool.run_jobs(order.clone(), worker, before)?;
+    let mut results = vec![Vec::new(); pieces.len()];
+    for (p, out) in order.into_iter().zip(compressed) {
+        results[p] = out;
+    }
+    let mut results = results.into_iter();
     let mut out = Vec::with_capacity(buffers.len());
     let mut pieces = pieces.iter().peekable();
     for (i, data) in buffers.iter().enumerate() {
         let mut parts = Vec::new();
         while pieces.next_if(|p| p.buffer == i).is_some() {
-            parts.push(results.next().expect("one result per piece")?);
+            parts.push(results.next().expect("one result per piece"));
         }
         out.push(match codec {
             _ if data.is_empty() => Vec::new(),
@@ -192,6 +170,14 @@ mod tests {
         v
     }
 
+    /// No pool, and dedicated pools of 1, 2 and 3 threads.
+    fn pools() -> Vec<ThreadPool> {
+        let dedicated = (1..=3).map(|t| ThreadPool::new(t).unwrap());
+        std::iter::once(ThreadPool::sequential())
+            .chain(dedicated)
+            .collect()
+    }
+
     #[test]
     fn same_bytes_as_one_thread() {
         let bufs = buffers();
@@ -205,19 +191,20 @@ mod tests {
                     out
                 })
                 .collect();
-            for threads in [1, 2, 3] {
+            for pool in pools() {
                 let mut ran = 0;
-                let parallel = compress_buffers(codec, None, &bufs, threads, || ran += 1).unwrap();
+                let parallel = compress_buffers(codec, None, &bufs, &pool, || ran += 1).unwrap();
                 assert_eq!(ran, 1);
                 assert_eq!(parallel.len(), bufs.len());
                 for (i, (p, s)) in parallel.iter().zip(&sequential).enumerate() {
-                    assert_eq!(p.concat(), &s[..], "{codec} buffer {i}, {threads} threads");
+                    assert_eq!(p.concat(), &s[..], "{codec} buffer {i}, {pool:?}");
                 }
             }
             let stored = &sequential[bufs.len() - 1];
             assert_eq!(stored[..8], (-1i64).to_le_bytes());
             // The stored buffer is the input itself, not a copy.
-            let parallel = compress_buffers(codec, None, &bufs, 2, || ()).unwrap();
+            let pool = ThreadPool::new(2).unwrap();
+            let parallel = compress_buffers(codec, None, &bufs, &pool, || ()).unwrap();
             let last = bufs.len() - 1;
             assert_eq!(parallel[last][1].as_ptr(), bufs[last].as_ptr());
         }

@@ -6,17 +6,20 @@
 //! budget ([`ReadOptions::with_max_decompression_ratio`]): the sum of the declared lengths may
 //! not exceed `max(body length × ratio, 1 MiB)`, capped by
 //! [`ReadOptions::with_max_decompressed_bytes`], so a lying length prefix cannot allocate more
-//! than that. Large bodies are decompressed on two threads.
+//! than that. The buffers of large bodies are decompressed on the threads of
+//! [`ReadOptions::with_thread_pool`].
 
 use super::ReadOptions;
 use crate::compression::{Codec, Decompressor};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use bytes::Bytes;
 use quiver_arrow::buffer::{ALIGNMENT, MutableBuffer};
+use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Error, Result};
 use std::ops::Range;
 
-/// Total declared bytes from which decompression is split over two threads.
+/// Total declared bytes from which decompression is split over the options' thread pool
+/// (below it, everything is decompressed on the calling thread).
 const PARALLEL_MIN_BYTES: usize = 1 << 20;
 
 /// The byte range of buffer `index` (`offset`, `len` as the metadata declares them), checked
@@ -88,7 +91,7 @@ pub(crate) fn body_buffers(
             codec,
             skip_unkept(raw, keep),
             options.decompression_budget(body.len()),
-            options.parallel_decompression(),
+            options.thread_pool(),
         ),
     }
 }
@@ -151,7 +154,9 @@ fn stored(index: usize, raw: &[u8]) -> Result<Stored> {
 /// One buffer to decompress: its index, the bytes after its prefix, and its output.
 type Job<'a> = (usize, &'a [u8], &'a mut [u8]);
 
-/// Decompresses every buffer after checking the declared total against `budget`.
+/// Decompresses every buffer after checking the declared total against `budget`, on the
+/// threads of `pool` when there is enough work, the largest buffers first. Of several bad
+/// buffers, the error names the first in that order (the largest), whatever the threads.
 ///
 /// All decompressed buffers of the message share one 64-byte aligned allocation, each at a
 /// multiple of 64 bytes, and are decompressed straight into it: one allocation (with
@@ -163,7 +168,7 @@ fn decompress_all(
     codec: Codec,
     raw: Vec<Bytes>,
     budget: usize,
-    parallel: bool,
+    pool: &ThreadPool,
 ) -> Result<Vec<Bytes>> {
     let kinds = raw
         .iter()
@@ -202,11 +207,21 @@ fn decompress_all(
             jobs.push((i, &r[8..], &mut out[..n]));
         }
     }
-    if !parallel || total < PARALLEL_MIN_BYTES || jobs.len() < 2 {
-        run(codec, jobs)?;
+    let sequential = ThreadPool::sequential();
+    let pool = if total < PARALLEL_MIN_BYTES {
+        &sequential
     } else {
-        run_on_two_threads(codec, jobs)?;
-    }
+        pool
+    };
+    jobs.sort_by_key(|j| std::cmp::Reverse(j.2.len()));
+    let worker = || {
+        let mut d = Decompressor::new();
+        move |(i, src, out): Job<'_>| {
+            d.decompress_into(codec, src, out)
+                .map_err(|e| e.context(format!("buffer {i}")))
+        }
+    };
+    pool.run_jobs(jobs, worker, || ())?;
     let arena = arena.freeze();
     Ok(raw
         .iter()
@@ -218,69 +233,6 @@ fn decompress_all(
             Stored::Compressed(n) => arena.slice(start..start + n),
         })
         .collect())
-}
-
-/// Decompresses `jobs` in order on this thread; the error names the buffer.
-fn run(codec: Codec, jobs: Vec<Job<'_>>) -> Result<()> {
-    let mut d = Decompressor::new();
-    for (i, src, out) in jobs {
-        d.decompress_into(codec, src, out)
-            .map_err(|e| e.context(format!("buffer {i}")))?;
-    }
-    Ok(())
-}
-
-/// Runs the jobs split by size between this thread and a scoped second one (all on this
-/// thread if it cannot be spawned). Of two errors, the one of the lower buffer is reported.
-fn run_on_two_threads(codec: Codec, jobs: Vec<Job<'_>>) -> Result<()> {
-    let second = split_by_size(&jobs.iter().map(|j| j.2.len()).collect::<Vec<_>>());
-    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
-    for (job, s) in jobs.into_iter().zip(second) {
-        if s { theirs.push(job) } else { mine.push(job) }
-    }
-    let first_index = |jobs: &Vec<Job<'_>>| jobs.first().map_or(usize::MAX, |j| j.0);
-    let (a, b) = (first_index(&mine), first_index(&theirs));
-    // The second worker's share is taken back if its thread cannot be spawned.
-    let theirs = std::sync::Mutex::new(Some(theirs));
-    let take = || {
-        theirs
-            .lock()
-            .map_or_else(|mut p| p.get_mut().take(), |mut g| g.take())
-            .unwrap_or_default()
-    };
-    std::thread::scope(|s| {
-        let handle = std::thread::Builder::new().spawn_scoped(s, move || run(codec, take()));
-        let ours = run(codec, mine);
-        let other = match handle {
-            Ok(h) => h
-                .join()
-                .unwrap_or_else(|_| Err(Error::Codec("decompression thread panicked".into()))),
-            Err(_) => run(codec, take()),
-        };
-        match (ours, other) {
-            (Err(x), Err(y)) => Err(if a <= b { x } else { y }),
-            (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
-            (Ok(()), Ok(())) => Ok(()),
-        }
-    })
-}
-
-/// Assigns buffers to two workers with about equal bytes (greedy, largest first): `true`
-/// marks the buffers of the second worker.
-fn split_by_size(sizes: &[usize]) -> Vec<bool> {
-    let mut order: Vec<usize> = (0..sizes.len()).collect();
-    order.sort_unstable_by_key(|&i| std::cmp::Reverse(sizes[i]));
-    let mut second = vec![false; sizes.len()];
-    let (mut a, mut b) = (0usize, 0usize);
-    for i in order {
-        if b < a {
-            second[i] = true;
-            b += sizes[i];
-        } else {
-            a += sizes[i];
-        }
-    }
-    second
 }
 
 #[cfg(test)]
@@ -308,6 +260,15 @@ mod tests {
         Bytes::from(out)
     }
 
+    /// No pool, the global pool, and dedicated pools of 1, 2 and 3 threads.
+    fn pools() -> Vec<ThreadPool> {
+        let dedicated = (1..=3).map(|t| ThreadPool::new(t).unwrap());
+        [ThreadPool::sequential(), ThreadPool::global()]
+            .into_iter()
+            .chain(dedicated)
+            .collect()
+    }
+
     #[test]
     fn decompression_in_parallel_keeps_order() {
         for codec in [Codec::Lz4Frame, Codec::Zstd] {
@@ -320,8 +281,8 @@ mod tests {
                 .collect();
             let mut raw: Vec<Bytes> = data.iter().map(|d| compressed(codec, d)).collect();
             raw.push(Bytes::new());
-            for parallel in [true, false] {
-                let out = decompress_all(codec, raw.clone(), usize::MAX, parallel).unwrap();
+            for pool in pools() {
+                let out = decompress_all(codec, raw.clone(), usize::MAX, &pool).unwrap();
                 assert_eq!(out.len(), 8);
                 for (d, o) in data.iter().zip(&out) {
                     assert_eq!(&o[..], &d[..]);
@@ -333,35 +294,58 @@ mod tests {
     }
 
     #[test]
+    fn of_several_bad_buffers_the_largest_is_named_whatever_the_threads() {
+        for codec in [Codec::Lz4Frame, Codec::Zstd] {
+            // Eight buffers, large enough together to be split over threads; buffers 2 and 5
+            // declare one byte more than their frames hold, 5 being the larger.
+            let sizes = [
+                300_000, 200_000, 400_000, 100_000, 250_000, 500_000, 150_000, 50,
+            ];
+            let raw: Vec<Bytes> = (sizes.iter().enumerate())
+                .map(|(k, &n)| {
+                    let data: Vec<u8> = (0..n).map(|i| (i % 29) as u8 ^ k as u8).collect();
+                    let mut c = compressed(codec, &data).to_vec();
+                    if k == 2 || k == 5 {
+                        c[..8].copy_from_slice(&(n as i64 + 1).to_le_bytes());
+                    }
+                    Bytes::from(c)
+                })
+                .collect();
+            for pool in pools() {
+                let e = decompress_all(codec, raw.clone(), usize::MAX, &pool).unwrap_err();
+                assert!(
+                    e.to_string().starts_with("buffer 5: "),
+                    "{codec}, {pool:?}: {e}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn declared_sizes_are_bounded_before_allocating() {
+        let global = ThreadPool::global();
         let mut lying = (1i64 << 40).to_le_bytes().to_vec();
         lying.extend_from_slice(&[0; 16]);
-        let e = decompress_all(Codec::Zstd, vec![Bytes::from(lying)], 1 << 20, true).unwrap_err();
+        let e =
+            decompress_all(Codec::Zstd, vec![Bytes::from(lying)], 1 << 20, &global).unwrap_err();
         assert!(
             e.to_string().contains("more than the 1048576 allowed"),
             "{e}"
         );
-        let e = decompress_all(Codec::Zstd, vec![Bytes::from_static(&[1, 2, 3])], 100, true)
-            .unwrap_err();
+        let e = decompress_all(
+            Codec::Zstd,
+            vec![Bytes::from_static(&[1, 2, 3])],
+            100,
+            &global,
+        )
+        .unwrap_err();
         assert!(
             e.to_string()
                 .contains("too few for its 8-byte length prefix"),
             "{e}"
         );
         let neg = (-5i64).to_le_bytes().to_vec();
-        let e = decompress_all(Codec::Lz4Frame, vec![Bytes::from(neg)], 100, true).unwrap_err();
+        let e = decompress_all(Codec::Lz4Frame, vec![Bytes::from(neg)], 100, &global).unwrap_err();
         assert!(e.to_string().contains("uncompressed length -5"), "{e}");
-    }
-
-    #[test]
-    fn split_balances() {
-        let second = split_by_size(&[10, 9, 2, 1]);
-        let b: usize = [10, 9, 2, 1]
-            .iter()
-            .zip(&second)
-            .filter(|(_, s)| **s)
-            .map(|(x, _)| x)
-            .sum();
-        assert_eq!(b, 11); // 9 + 2 against 10 + 1
     }
 }

@@ -46,6 +46,8 @@ pub use push::StreamDecoder;
 pub use state::{Decoded, StreamState};
 pub use stream::StreamReader;
 
+use quiver_arrow::parallel::ThreadPool;
+
 /// Decompressed bytes every message may use regardless of its body size.
 const MIN_DECOMPRESSION_BUDGET: usize = 1 << 20;
 
@@ -63,7 +65,7 @@ pub struct ReadOptions {
     max_decompression_ratio: usize,
     max_decompressed_bytes: usize,
     max_dictionary_bytes: usize,
-    parallel_decompression: bool,
+    thread_pool: ThreadPool,
     projection: Option<std::sync::Arc<[usize]>>,
 }
 
@@ -82,7 +84,7 @@ impl ReadOptions {
             max_decompression_ratio: 1024,
             max_decompressed_bytes: 4 << 30,
             max_dictionary_bytes: usize::MAX,
-            parallel_decompression: true,
+            thread_pool: ThreadPool::global(),
             projection: None,
         }
     }
@@ -108,22 +110,53 @@ impl ReadOptions {
         self.projection.as_deref()
     }
 
-    /// Whether the buffers of a large compressed message are decompressed on two threads
-    /// (the default) or all on the calling thread (for callers that parallelise across
-    /// messages themselves, and for single-threaded measurements).
+    /// The threads that decompress the buffers of a compressed message (the calling thread
+    /// and helpers from the pool). Messages that declare less than 1 MiB of decompressed
+    /// buffers are decompressed on the calling thread alone. The batches read are the same
+    /// whatever the pool. Default: [`ThreadPool::global`].
     ///
     /// ```
+    /// use quiver_arrow::parallel::ThreadPool;
     /// use quiver_ipc::read::ReadOptions;
-    /// assert!(!ReadOptions::new().with_parallel_decompression(false).parallel_decompression());
+    /// let pool = ThreadPool::new(4)?;
+    /// let o = ReadOptions::new().with_thread_pool(pool.clone());
+    /// assert_eq!(o.thread_pool(), &pool);
+    /// # Ok::<(), quiver_arrow::Error>(())
     /// ```
-    pub fn with_parallel_decompression(mut self, parallel: bool) -> Self {
-        self.parallel_decompression = parallel;
+    pub fn with_thread_pool(mut self, pool: ThreadPool) -> Self {
+        self.thread_pool = pool;
         self
     }
 
-    /// See [`ReadOptions::with_parallel_decompression`].
+    /// See [`ReadOptions::with_thread_pool`].
+    pub fn thread_pool(&self) -> &ThreadPool {
+        &self.thread_pool
+    }
+
+    /// Shorthand for [`ReadOptions::with_thread_pool`]: `false` decompresses every buffer on
+    /// the calling thread ([`ThreadPool::sequential`], for callers that spread messages over
+    /// threads themselves, and for single-threaded measurements), `true` on the global pool
+    /// ([`ThreadPool::global`], the default).
+    ///
+    /// ```
+    /// use quiver_arrow::parallel::ThreadPool;
+    /// use quiver_ipc::read::ReadOptions;
+    /// let o = ReadOptions::new().with_parallel_decompression(false);
+    /// assert!(!o.parallel_decompression());
+    /// assert_eq!(o.thread_pool(), &ThreadPool::sequential());
+    /// ```
+    pub fn with_parallel_decompression(self, parallel: bool) -> Self {
+        self.with_thread_pool(if parallel {
+            ThreadPool::global()
+        } else {
+            ThreadPool::sequential()
+        })
+    }
+
+    /// Whether the thread pool is not [`ThreadPool::sequential`] (see
+    /// [`ReadOptions::with_parallel_decompression`]).
     pub fn parallel_decompression(&self) -> bool {
-        self.parallel_decompression
+        !self.thread_pool.is_sequential()
     }
 
     /// Skips the full (O(n)) validation of decoded arrays: offsets, UTF-8, views, dictionary

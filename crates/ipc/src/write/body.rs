@@ -9,9 +9,11 @@ use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::padding;
 use bytes::Bytes;
 use flatbuffers::{FlatBufferBuilder, WIPOffset};
+use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Metadata, Result};
 
-/// Total uncompressed bytes from which buffers are compressed on two threads.
+/// Total uncompressed bytes from which buffers are compressed on the options' thread pool
+/// (below it, on the calling thread).
 const PARALLEL_MIN_BYTES: usize = 1 << 20;
 
 /// A flattened field's length and null count, as the `FieldNode` of a `RecordBatch` message.
@@ -195,8 +197,8 @@ impl EncodedBatch {
 
 /// The buffers of several messages as they go into their bodies: compressed separately
 /// (length prefix included; empty buffers stay empty) when the options say so, all messages'
-/// buffers together on two threads when there are enough bytes. `before` runs once on this
-/// thread, while the other thread compresses (see [`compress_buffers`]).
+/// buffers together on the options' thread pool when there are enough bytes. `before` runs
+/// once on this thread, while the pool's threads compress (see [`compress_buffers`]).
 pub(crate) fn compress_messages(
     raws: &[RawBatch],
     options: &WriteOptions,
@@ -214,20 +216,14 @@ pub(crate) fn compress_messages(
         .flat_map(|r| r.buffers.iter().cloned())
         .collect();
     let total: usize = buffers.iter().map(Bytes::len).sum();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if total < PARALLEL_MIN_BYTES {
-        1
+    let sequential = ThreadPool::sequential();
+    let pool = if total < PARALLEL_MIN_BYTES {
+        &sequential
     } else {
-        cores.min(2)
+        options.thread_pool()
     };
-    let mut all = compress_buffers(
-        codec,
-        options.compression_level(),
-        &buffers,
-        threads,
-        before,
-    )?
-    .into_iter();
+    let level = options.compression_level();
+    let mut all = compress_buffers(codec, level, &buffers, pool, before)?.into_iter();
     let stored = raws
         .iter()
         .map(|r| all.by_ref().take(r.buffers.len()).collect());

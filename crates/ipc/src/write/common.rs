@@ -233,8 +233,8 @@ impl<W: Write> Core<W> {
     /// Everything is encoded before anything of this batch is written, so an error leaves
     /// the output and the dictionary state unchanged (unless the error is the writer's own).
     /// A compressing file writer holds the encoded batch back and writes it during the next
-    /// call, on this thread while the other compresses the next batch (or in
-    /// [`Core::flush_pending`]); an error writing it is returned by that call.
+    /// call, on this thread while the thread pool's other threads compress the next batch (or
+    /// in [`Core::flush_pending`]); an error writing it is returned by that call.
     pub(crate) fn write_batch(&mut self, batch: &RecordBatch, metadata: &Metadata) -> Result<()> {
         self.check_schema(batch)?;
         let plan = self.tracker.plan(&self.schema, batch.columns())?;

@@ -5,7 +5,8 @@
 //!   and a body made of slices. Buffers that need no rewriting are shared with the arrays
 //!   (zero copy); slices are normalised so that only the referenced data is written (offsets
 //!   rebased to 0, bitmaps realigned, children cut to the referenced range). Optional per-buffer
-//!   compression (LZ4 frame / ZSTD), on two threads when there is enough work.
+//!   compression (LZ4 frame / ZSTD), split over the threads of
+//!   [`WriteOptions::with_thread_pool`] when there is enough work.
 //! - [`DictionaryTracker`]: which dictionaries a reader has seen; decides, per batch, between
 //!   nothing, a delta and a replacement (an error in the file format).
 //! - [`StreamWriter`] and [`FileWriter`] over `std::io::Write`; [`PreallocatedFile`] is the
@@ -42,6 +43,7 @@ pub use stream::StreamWriter;
 
 use crate::compression::Codec;
 use crate::convert::IpcSchema;
+use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Error, Result, SchemaRef};
 
 /// How writers lay out and compress what they write.
@@ -59,16 +61,18 @@ pub struct WriteOptions {
     compression: Option<Codec>,
     compression_level: Option<i32>,
     emit_dictionary_deltas: bool,
+    thread_pool: ThreadPool,
 }
 
 impl Default for WriteOptions {
-    /// 8-byte alignment, no compression, dictionary deltas on.
+    /// 8-byte alignment, no compression, dictionary deltas on, the global thread pool.
     fn default() -> Self {
         WriteOptions {
             alignment: 8,
             compression: None,
             compression_level: None,
             emit_dictionary_deltas: true,
+            thread_pool: ThreadPool::global(),
         }
     }
 }
@@ -107,6 +111,25 @@ impl WriteOptions {
         self
     }
 
+    /// The threads that compress the buffers of a message (of a batch and the dictionaries it
+    /// brings), and while they do, a compressing [`FileWriter`] writes the previous batch on
+    /// the calling thread. Messages with less than 1 MiB of buffers are compressed on the
+    /// calling thread alone. The output is the same whatever the pool. Default:
+    /// [`ThreadPool::global`]; [`ThreadPool::sequential`] compresses on the calling thread.
+    ///
+    /// ```
+    /// use quiver_arrow::parallel::ThreadPool;
+    /// use quiver_ipc::write::WriteOptions;
+    /// let pool = ThreadPool::new(4)?;
+    /// let o = WriteOptions::default().with_thread_pool(pool.clone());
+    /// assert_eq!(o.thread_pool(), &pool);
+    /// # Ok::<(), quiver_arrow::Error>(())
+    /// ```
+    pub fn with_thread_pool(mut self, pool: ThreadPool) -> Self {
+        self.thread_pool = pool;
+        self
+    }
+
     /// See [`WriteOptions::with_alignment`].
     pub fn alignment(&self) -> usize {
         self.alignment
@@ -122,6 +145,10 @@ impl WriteOptions {
     /// See [`WriteOptions::with_dictionary_deltas`].
     pub fn emit_dictionary_deltas(&self) -> bool {
         self.emit_dictionary_deltas
+    }
+    /// See [`WriteOptions::with_thread_pool`].
+    pub fn thread_pool(&self) -> &ThreadPool {
+        &self.thread_pool
     }
 
     /// Checks the options: the alignment must be 8 or 64.

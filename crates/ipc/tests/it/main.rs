@@ -11,6 +11,7 @@ mod read_pyarrow_compressed;
 mod read_stream_state;
 mod read_zero_copy;
 mod schema_message;
+mod thread_pool;
 mod write_canon;
 mod write_data;
 mod write_dictionary;

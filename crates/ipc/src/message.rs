@@ -10,6 +10,7 @@
 use crate::convert::{IpcSchema, check_version, metadata_from_fb, schema_from_fb, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use bytes::Bytes;
+use flatbuffers::{FlatBufferBuilder, ForwardsUOffset, UnionWIPOffset, Vector, WIPOffset};
 use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Metadata, Result};
 use std::io::{Read, Write};
@@ -190,19 +191,11 @@ impl IpcSchema {
     /// assert_eq!(IpcSchema::from_message_bytes(&bytes).unwrap(), schema);
     /// ```
     pub fn to_message_bytes(&self) -> Result<Vec<u8>> {
-        let mut fbb = flatbuffers::FlatBufferBuilder::new();
+        let mut fbb = FlatBufferBuilder::new();
         let header = schema_to_fb(&mut fbb, self)?.as_union_value();
-        let args = fb::MessageArgs {
-            version: fb::MetadataVersion::V5,
-            header_type: fb::MessageHeader::Schema,
-            header: Some(header),
-            bodyLength: 0,
-            custom_metadata: None,
-        };
-        let message = fb::Message::create(&mut fbb, &args);
-        fbb.finish(message, None);
+        let metadata = finish_message(fbb, (fb::MessageHeader::Schema, header), 0, None)?;
         let mut out = Vec::new();
-        write_message(&mut out, fbb.finished_data(), &[])?;
+        write_message(&mut out, &metadata, &[])?;
         Ok(out)
     }
 
@@ -305,8 +298,32 @@ fn read_up_to<R: Read>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
     Ok(n)
 }
 
+/// Key/value pairs as `metadata_to_fb` builds them.
+pub(crate) type KeyValues<'b> = Option<WIPOffset<Vector<'b, ForwardsUOffset<fb::KeyValue<'b>>>>>;
+
+/// Finishes a V5 `Message` flatbuffer with the given header.
+pub(crate) fn finish_message<'b>(
+    mut fbb: FlatBufferBuilder<'b>,
+    header: (fb::MessageHeader, WIPOffset<UnionWIPOffset>),
+    body_len: usize,
+    custom_metadata: KeyValues<'b>,
+) -> Result<Vec<u8>> {
+    let body_len = i64::try_from(body_len)
+        .map_err(|_| Error::Overflow(format!("message body of {body_len} bytes")))?;
+    let args = fb::MessageArgs {
+        version: fb::MetadataVersion::V5,
+        header_type: header.0,
+        header: Some(header.1),
+        bodyLength: body_len,
+        custom_metadata,
+    };
+    let m = fb::Message::create(&mut fbb, &args);
+    fbb.finish(m, None);
+    Ok(fbb.finished_data().to_vec())
+}
+
 /// Zero bytes used for padding.
-pub(crate) const ZEROS: [u8; 64] = [0; 64];
+pub(crate) static ZEROS: [u8; 64] = [0; 64];
 
 /// Number of bytes to add to `len` to reach a multiple of `align`.
 #[inline]

@@ -2,11 +2,10 @@
 //! padding and optional compression; and its `RecordBatch` / `DictionaryBatch` metadata.
 
 use super::WriteOptions;
-use super::common::{PAD, message_bytes};
 use crate::compression::{Codec, Parts, compress_buffers};
 use crate::convert::metadata_to_fb;
 use crate::fb::org::apache::arrow::flatbuf as fb;
-use crate::message::padding;
+use crate::message::{ZEROS, finish_message, padding};
 use bytes::Bytes;
 use flatbuffers::{FlatBufferBuilder, WIPOffset};
 use quiver_arrow::parallel::ThreadPool;
@@ -84,7 +83,7 @@ impl EncodedBatch {
             offset += len + pad;
             parts.extend(b.into_iter().filter(|p| !p.is_empty()));
             if pad > 0 {
-                parts.push(Bytes::from_static(&PAD[..pad]));
+                parts.push(Bytes::from_static(&ZEROS[..pad]));
             }
         }
         EncodedBatch {
@@ -141,7 +140,7 @@ impl EncodedBatch {
         let header = self.header(&mut fbb);
         let kv = metadata_to_fb(&mut fbb, custom_metadata);
         let header = (fb::MessageHeader::RecordBatch, header.as_union_value());
-        message_bytes(fbb, header, self.body_len, kv)
+        finish_message(fbb, header, self.body_len, kv)
     }
 
     /// The `Message` flatbuffer of a `DictionaryBatch` message carrying this batch (one
@@ -162,7 +161,7 @@ impl EncodedBatch {
         let dict = fb::DictionaryBatch::create(&mut fbb, &args);
         let kv = metadata_to_fb(&mut fbb, custom_metadata);
         let header = (fb::MessageHeader::DictionaryBatch, dict.as_union_value());
-        message_bytes(fbb, header, self.body_len, kv)
+        finish_message(fbb, header, self.body_len, kv)
     }
 
     fn header<'b>(&self, fbb: &mut FlatBufferBuilder<'b>) -> WIPOffset<fb::RecordBatch<'b>> {

@@ -1,19 +1,17 @@
 //! Arrays → field nodes and body buffers, in the depth-first pre-order of the IPC format.
 //!
-//! Buffers per layout (the columnar format's "Buffer Layouts"): validity then values for
-//! primitives and booleans; validity, offsets, data for binary and UTF-8; validity, views and
-//! the variadic data buffers for views; validity and offsets for lists and maps (plus sizes
-//! for list views); validity alone for fixed-size lists and structs; type ids (and offsets when
-//! dense) for unions, which have no validity; nothing for Null and run-end encoded arrays;
-//! dictionary-encoded arrays write their keys (the dictionary goes in its own message).
-//!
-//! A validity buffer is written empty when there are no nulls.
+//! Each array says what its buffers hold, by kind; the layout table
+//! ([`DataType::layout`](quiver_arrow::DataType::layout)) gives their order. A view array's
+//! data buffers follow its fixed buffers (their number goes into the variadic buffer counts);
+//! a dictionary-encoded array writes its indices (the dictionary goes in its own message). A
+//! validity buffer is written empty when there are no nulls.
 
 use super::WriteOptions;
 use super::body::{EncodedBatch, FieldNode, RawBatch};
 use super::normalize;
 use bytes::Bytes;
 use quiver_arrow::buffer::{Offset, OffsetBuffer};
+use quiver_arrow::datatype::BufferKind as K;
 use quiver_arrow::{Array, Bitmap, Buffer, Error, RecordBatch, Result};
 use std::borrow::Cow;
 
@@ -75,96 +73,132 @@ struct Encoder {
     raw: RawBatch,
 }
 
+/// The buffers of one node, by kind; [`Encoder::node`] writes them in the order of the layout
+/// table ([`DataType::layout`](quiver_arrow::DataType::layout)).
+#[derive(Default)]
+struct NodeBuffers {
+    slots: [Option<Bytes>; 8],
+}
+
+impl NodeBuffers {
+    /// The validity bitmap of a node with `nulls` nulls: empty when there are none.
+    fn with_validity(validity: Option<&Bitmap>, nulls: usize) -> Self {
+        let mut b = NodeBuffers::default();
+        b.slots[K::Validity as usize] = Some(match validity {
+            Some(v) if nulls > 0 => normalize::bitmap_bytes(v),
+            _ => Bytes::new(),
+        });
+        b
+    }
+
+    fn with(mut self, kind: K, bytes: Bytes) -> Self {
+        self.slots[kind as usize] = Some(bytes);
+        self
+    }
+}
+
 impl Encoder {
-    fn node(&mut self, length: usize, null_count: usize) {
-        self.raw.nodes.push(FieldNode { length, null_count });
-    }
-
-    fn buffer(&mut self, b: Bytes) {
-        self.raw.buffers.push(b);
-    }
-
-    fn typed<T: quiver_arrow::NativeType>(&mut self, b: &Buffer<T>) {
-        self.buffer(b.bytes().clone());
-    }
-
-    /// The node and validity buffer every layout with a validity bitmap starts with.
-    fn head(&mut self, length: usize, validity: Option<&Bitmap>) {
-        let nulls = validity.map_or(0, Bitmap::unset_bits);
-        self.node(length, nulls);
-        match validity {
-            Some(v) if nulls > 0 => self.buffer(normalize::bitmap_bytes(v)),
-            _ => self.buffer(Bytes::new()),
+    /// Writes the field node of `a` and its buffers in the layout table's order.
+    fn node(&mut self, a: &Array, null_count: usize, mut b: NodeBuffers) -> Result<()> {
+        self.raw.nodes.push(FieldNode {
+            length: a.len(),
+            null_count,
+        });
+        for &kind in a.data_type().layout().buffers {
+            let bytes = b.slots[kind as usize].take().ok_or_else(|| {
+                Error::invalid(format!(
+                    "internal: no {kind} buffer encoded for a {} array",
+                    a.data_type()
+                ))
+            })?;
+            self.raw.buffers.push(bytes);
         }
+        Ok(())
+    }
+
+    /// A node with a validity bitmap and buffers `more`, by kind.
+    fn validity_node(
+        &mut self,
+        a: &Array,
+        validity: Option<&Bitmap>,
+        more: &[(K, Bytes)],
+    ) -> Result<()> {
+        let nulls = validity.map_or(0, Bitmap::unset_bits);
+        let b = more
+            .iter()
+            .fold(NodeBuffers::with_validity(validity, nulls), |b, (k, x)| {
+                b.with(*k, x.clone())
+            });
+        self.node(a, nulls, b)
     }
 
     fn array(&mut self, a: &Array) -> Result<()> {
         quiver_arrow::match_primitive!(a, p => {
-            self.head(p.len(), p.validity());
-            self.typed(p.values());
-            Ok(())
+            self.validity_node(a, p.validity(), &[(K::Values, p.values().bytes().clone())])
         }, _ => self.non_primitive(a))
     }
 
     fn non_primitive(&mut self, a: &Array) -> Result<()> {
         match a {
-            Array::Null(n) => self.node(n.len(), n.len()),
+            Array::Null(n) => self.node(a, n.len(), NodeBuffers::default()),
             Array::Boolean(b) => {
-                self.head(b.len(), b.validity());
-                self.buffer(normalize::bitmap_bytes(b.values()));
+                let values = normalize::bitmap_bytes(b.values());
+                self.validity_node(a, b.validity(), &[(K::Values, values)])
             }
-            Array::Binary(b) => self.binary(b.offsets(), b.values(), b.validity())?,
-            Array::LargeBinary(b) => self.binary(b.offsets(), b.values(), b.validity())?,
-            Array::Utf8(b) => self.binary(b.offsets(), b.values(), b.validity())?,
-            Array::LargeUtf8(b) => self.binary(b.offsets(), b.values(), b.validity())?,
-            Array::BinaryView(v) => self.views(v.views(), v.data_buffers(), v.validity())?,
-            Array::Utf8View(v) => self.views(v.views(), v.data_buffers(), v.validity())?,
+            Array::Binary(b) => self.binary(a, b.offsets(), b.values(), b.validity()),
+            Array::LargeBinary(b) => self.binary(a, b.offsets(), b.values(), b.validity()),
+            Array::Utf8(b) => self.binary(a, b.offsets(), b.values(), b.validity()),
+            Array::LargeUtf8(b) => self.binary(a, b.offsets(), b.values(), b.validity()),
+            Array::BinaryView(v) => self.views(a, v.views(), v.data_buffers(), v.validity()),
+            Array::Utf8View(v) => self.views(a, v.views(), v.data_buffers(), v.validity()),
             Array::FixedSizeBinary(f) => {
-                self.head(f.len(), f.validity());
-                self.typed(f.values());
+                self.validity_node(a, f.validity(), &[(K::Values, f.values().bytes().clone())])
             }
-            Array::Dictionary(d) => self.array(d.keys())?,
-            _ => self.nested(a)?,
+            Array::Dictionary(d) => {
+                let keys = d.keys();
+                let indices = quiver_arrow::match_primitive!(keys, p => p.values().bytes().clone(),
+                _ => return Err(Error::invalid(format!(
+                    "dictionary keys must be integers, not {}", keys.data_type()
+                ))));
+                self.validity_node(a, keys.validity(), &[(K::Indices, indices)])
+            }
+            _ => self.nested(a),
         }
-        Ok(())
     }
 
     fn nested(&mut self, a: &Array) -> Result<()> {
         match a {
-            Array::List(l) => self.list(l.offsets(), l.validity(), l.values()),
-            Array::LargeList(l) => self.list(l.offsets(), l.validity(), l.values()),
+            Array::List(l) => self.list(a, l.offsets(), l.validity(), l.values()),
+            Array::LargeList(l) => self.list(a, l.offsets(), l.validity(), l.values()),
             Array::Map(m) => {
-                self.head(m.len(), m.validity());
                 let (offsets, range) = normalize::rebase_offsets(m.offsets())?;
-                self.buffer(offsets);
+                self.validity_node(a, m.validity(), &[(K::Offsets, offsets)])?;
                 let entries = m.entries().slice(range.start, range.len());
                 self.array(&Array::Struct(entries))
             }
             Array::ListView(l) => {
-                self.head(l.len(), l.validity());
                 let (offsets, sizes, child) = normalize::list_view(l)?;
-                self.buffer(offsets);
-                self.buffer(sizes);
+                let more = [(K::Offsets, offsets), (K::Sizes, sizes)];
+                self.validity_node(a, l.validity(), &more)?;
                 self.array(&child)
             }
             Array::LargeListView(l) => {
-                self.head(l.len(), l.validity());
                 let (offsets, sizes, child) = normalize::list_view(l)?;
-                self.buffer(offsets);
-                self.buffer(sizes);
+                let more = [(K::Offsets, offsets), (K::Sizes, sizes)];
+                self.validity_node(a, l.validity(), &more)?;
                 self.array(&child)
             }
             Array::FixedSizeList(l) => {
-                self.head(l.len(), l.validity());
+                self.validity_node(a, l.validity(), &[])?;
                 self.array(l.values())
             }
             Array::Struct(s) => {
-                self.head(s.len(), s.validity());
+                self.validity_node(a, s.validity(), &[])?;
                 s.columns().iter().try_for_each(|c| self.array(c))
             }
-            Array::Union(u) => self.union(u),
+            Array::Union(u) => self.union(a, u),
             Array::RunEndEncoded(r) => {
-                self.node(r.len(), 0);
+                self.node(a, 0, NodeBuffers::default())?;
                 let (run_ends, values) = normalize::run_ends(r)?;
                 self.array(&run_ends)?;
                 self.array(&values)
@@ -178,26 +212,25 @@ impl Encoder {
 
     fn binary<O: Offset>(
         &mut self,
+        a: &Array,
         offsets: &OffsetBuffer<O>,
         values: &Buffer<u8>,
         validity: Option<&Bitmap>,
     ) -> Result<()> {
-        self.head(offsets.len(), validity);
         let (offsets, range) = normalize::rebase_offsets(offsets)?;
-        self.buffer(offsets);
-        self.buffer(values.bytes().slice(range));
-        Ok(())
+        let data = values.bytes().slice(range);
+        self.validity_node(a, validity, &[(K::Offsets, offsets), (K::Data, data)])
     }
 
     fn views(
         &mut self,
+        a: &Array,
         views: &Buffer<quiver_arrow::View>,
         data: &[Buffer<u8>],
         validity: Option<&Bitmap>,
     ) -> Result<()> {
-        self.head(views.len(), validity);
         let (views, data) = normalize::views(views, data, validity)?;
-        self.buffer(views);
+        self.validity_node(a, validity, &[(K::Views, views)])?;
         self.raw.variadic_counts.push(data.len() as i64);
         self.raw.buffers.extend(data);
         Ok(())
@@ -205,13 +238,13 @@ impl Encoder {
 
     fn list<O: Offset>(
         &mut self,
+        a: &Array,
         offsets: &OffsetBuffer<O>,
         validity: Option<&Bitmap>,
         child: &Array,
     ) -> Result<()> {
-        self.head(offsets.len(), validity);
         let (offsets, range) = normalize::rebase_offsets(offsets)?;
-        self.buffer(offsets);
+        self.validity_node(a, validity, &[(K::Offsets, offsets)])?;
         let child = if range == (0..child.len()) {
             Cow::Borrowed(child)
         } else {
@@ -220,14 +253,14 @@ impl Encoder {
         self.array(&child)
     }
 
-    fn union(&mut self, u: &quiver_arrow::UnionArray) -> Result<()> {
-        self.node(u.len(), 0);
-        self.typed(u.type_ids());
+    fn union(&mut self, a: &Array, u: &quiver_arrow::UnionArray) -> Result<()> {
+        let type_ids = NodeBuffers::default().with(K::TypeIds, u.type_ids().bytes().clone());
         if u.offsets().is_none() {
+            self.node(a, 0, type_ids)?;
             return u.children().iter().try_for_each(|c| self.array(c));
         }
         let (offsets, children) = normalize::dense_union(u)?;
-        self.buffer(offsets);
+        self.node(a, 0, type_ids.with(K::Offsets, offsets))?;
         children.iter().try_for_each(|c| self.array(c))
     }
 }

@@ -1,7 +1,7 @@
 //! The IPC file format: magic, the stream messages, and a footer indexing the dictionary and
 //! record batch messages.
 
-use super::common::{Block, Core};
+use super::core::{Block, Core};
 use super::{IntoIpcSchema, WriteOptions};
 use crate::convert::{IpcSchema, metadata_to_fb, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;

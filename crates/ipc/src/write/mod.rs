@@ -26,7 +26,7 @@
 //! ```
 
 mod body;
-mod common;
+mod core;
 mod dictionary;
 mod encode;
 mod file;

@@ -1,7 +1,7 @@
 //! The IPC streaming format: a schema message, dictionary and record batch messages, and the
 //! end-of-stream marker.
 
-use super::common::Core;
+use super::core::Core;
 use super::{IntoIpcSchema, WriteOptions};
 use crate::convert::IpcSchema;
 use crate::message::write_end_of_stream;

@@ -1,4 +1,4 @@
-//! What the stream and file writers share: position tracking, message framing with aligned
+//! The writer core, what the stream and file writers share: position tracking, message framing with aligned
 //! bodies, and the per-batch sequence (dictionaries first, then the batch).
 
 use super::WriteOptions;
@@ -7,38 +7,11 @@ use super::dictionary::DictionaryTracker;
 use super::encode::encode_raw;
 use crate::convert::{Endianness, IpcSchema, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
-use crate::message::{padding, write_message};
+use crate::message::{finish_message, padding, write_message};
 use bytes::Bytes;
-use flatbuffers::{FlatBufferBuilder, ForwardsUOffset, UnionWIPOffset, Vector, WIPOffset};
+use flatbuffers::FlatBufferBuilder;
 use quiver_arrow::{Error, Metadata, RecordBatch, Result};
 use std::io::Write;
-
-/// Zero bytes for padding.
-pub(crate) static PAD: [u8; 64] = [0; 64];
-
-/// Key/value pairs as `metadata_to_fb` builds them.
-pub(crate) type KeyValues<'b> = Option<WIPOffset<Vector<'b, ForwardsUOffset<fb::KeyValue<'b>>>>>;
-
-/// Finishes a V5 `Message` flatbuffer with the given header.
-pub(crate) fn message_bytes<'b>(
-    mut fbb: FlatBufferBuilder<'b>,
-    header: (fb::MessageHeader, WIPOffset<UnionWIPOffset>),
-    body_len: usize,
-    custom_metadata: KeyValues<'b>,
-) -> Result<Vec<u8>> {
-    let body_len = i64::try_from(body_len)
-        .map_err(|_| Error::Overflow(format!("message body of {body_len} bytes")))?;
-    let args = fb::MessageArgs {
-        version: fb::MetadataVersion::V5,
-        header_type: header.0,
-        header: Some(header.1),
-        bodyLength: body_len,
-        custom_metadata,
-    };
-    let m = fb::Message::create(&mut fbb, &args);
-    fbb.finish(m, None);
-    Ok(fbb.finished_data().to_vec())
-}
 
 /// Where a message lies in the output: what the file footer's `Block` records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,7 +196,7 @@ impl<W: Write> Core<W> {
         let mut fbb = FlatBufferBuilder::new();
         let schema = schema_to_fb(&mut fbb, &self.schema)?;
         let header = (fb::MessageHeader::Schema, schema.as_union_value());
-        let metadata = message_bytes(fbb, header, 0, None)?;
+        let metadata = finish_message(fbb, header, 0, None)?;
         self.flush_pending()?;
         self.sink.write_message(metadata, &[]).map(|_| ())
     }

@@ -1,5 +1,6 @@
-//! The writer core, what the stream and file writers share: position tracking, message framing with aligned
-//! bodies, and the per-batch sequence (dictionaries first, then the batch).
+//! The writer core, what the stream and file writers share: position tracking, message
+//! framing with aligned bodies, and the per-batch sequence (dictionaries first, then the
+//! batch).
 
 use super::WriteOptions;
 use super::body::{EncodedBatch, compress_messages};

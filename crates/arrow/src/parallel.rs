@@ -87,7 +87,7 @@ impl ThreadPool {
         }
         match Pool::start(threads) {
             (pool, None) => Ok(ThreadPool(Kind::Dedicated(Arc::new(pool)))),
-            (_, Some(e)) => Err(Error::Io(e)),
+            (_, Some(e)) => Err(Error::from(e)),
         }
     }
 

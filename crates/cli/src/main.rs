@@ -156,7 +156,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
             || c.downcast_ref::<quiver_arrow::Error>().is_some_and(
-                |q| matches!(q, quiver_arrow::Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe),
+                |q| matches!(q, quiver_arrow::Error::Io { source: io, .. } if io.kind() == io::ErrorKind::BrokenPipe),
             )
     })
 }

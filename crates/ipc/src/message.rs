@@ -104,9 +104,11 @@ impl Message {
             fb::MessageHeader::Schema => MessageKind::Schema,
             fb::MessageHeader::RecordBatch => MessageKind::RecordBatch,
             fb::MessageHeader::DictionaryBatch => MessageKind::DictionaryBatch,
-            fb::MessageHeader::Tensor => return Err(Error::NotSupported("Tensor messages".into())),
+            fb::MessageHeader::Tensor => {
+                return Err(Error::not_supported("Tensor messages"));
+            }
             fb::MessageHeader::SparseTensor => {
-                return Err(Error::NotSupported("SparseTensor messages".into()));
+                return Err(Error::not_supported("SparseTensor messages"));
             }
             fb::MessageHeader::NONE => return Err(Error::oos("message has no header")),
             other => {
@@ -244,7 +246,7 @@ pub fn read_aligned<R: Read>(r: &mut R, len: usize) -> Result<Bytes> {
                     "input ends inside a block of {len} bytes (fewer than {} available)",
                     start + n
                 )),
-                _ => Error::Io(e),
+                _ => Error::from(e),
             });
         }
     }
@@ -292,7 +294,7 @@ fn read_up_to<R: Read>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::Io(e)),
+            Err(e) => return Err(Error::from(e)),
         }
     }
     Ok(n)
@@ -309,7 +311,7 @@ pub(crate) fn finish_message<'b>(
     custom_metadata: KeyValues<'b>,
 ) -> Result<Vec<u8>> {
     let body_len = i64::try_from(body_len)
-        .map_err(|_| Error::Overflow(format!("message body of {body_len} bytes")))?;
+        .map_err(|_| Error::overflow(format!("message body of {body_len} bytes")))?;
     let args = fb::MessageArgs {
         version: fb::MetadataVersion::V5,
         header_type: header.0,
@@ -340,7 +342,7 @@ pub fn write_message<W: Write>(
 ) -> Result<(usize, usize)> {
     let padded = metadata.len() + padding(metadata.len() + 8, 8);
     let len = i32::try_from(padded)
-        .map_err(|_| Error::Overflow(format!("metadata of {padded} bytes")))?;
+        .map_err(|_| Error::overflow(format!("metadata of {padded} bytes")))?;
     w.write_all(&CONTINUATION.to_le_bytes())?;
     w.write_all(&len.to_le_bytes())?;
     w.write_all(metadata)?;
@@ -428,7 +430,7 @@ mod tests {
         assert!(e.to_string().contains("newer than V5"), "{e}");
         let e = Message::try_new(schema_message(fb::MetadataVersion::V3, &[]), Bytes::new())
             .unwrap_err();
-        assert!(matches!(e, Error::NotSupported(_)), "{e}");
+        assert!(matches!(e, Error::NotSupported { .. }), "{e}");
     }
 
     #[test]
@@ -519,7 +521,7 @@ mod tests {
             let e = Message::try_new(Bytes::copy_from_slice(fbb.finished_data()), Bytes::new())
                 .unwrap_err();
             assert!(
-                matches!(&e, Error::NotSupported(s) if s.contains(name)),
+                matches!(&e, Error::NotSupported { message: s, .. } if s.contains(name)),
                 "{e}"
             );
         }

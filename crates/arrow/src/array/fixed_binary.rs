@@ -29,7 +29,7 @@ impl FixedSizeBinaryArray {
             .map_err(|_| Error::oos(format!("FixedSizeBinary width {size} is negative")))?;
         let needed = width
             .checked_mul(len)
-            .ok_or_else(|| Error::Overflow("fixed-size binary length".into()))?;
+            .ok_or_else(|| Error::overflow("fixed-size binary length"))?;
         if values.len() < needed {
             return Err(Error::oos(format!(
                 "{len} values of {width} bytes need {needed} bytes but the values have {}",

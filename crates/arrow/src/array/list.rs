@@ -137,7 +137,7 @@ impl FixedSizeListArray {
             .map_err(|_| Error::oos(format!("FixedSizeList size {size} is negative")))?;
         let needed = width
             .checked_mul(len)
-            .ok_or_else(|| Error::Overflow("fixed-size list length".into()))?;
+            .ok_or_else(|| Error::overflow("fixed-size list length"))?;
         if values.len() < needed {
             return Err(Error::oos(format!(
                 "{len} lists of {width} values need {needed} child values but the child has {}",

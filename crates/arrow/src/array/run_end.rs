@@ -161,7 +161,7 @@ impl RunEndArray {
         let needed = self
             .offset
             .checked_add(self.len)
-            .ok_or_else(|| Error::Overflow("run-end offset + length".into()))?;
+            .ok_or_else(|| Error::overflow("run-end offset + length"))?;
         with_run_ends!(&*self.run_ends, r => {
             if let Some(&first) = r.first() {
                 if first <= 0 {

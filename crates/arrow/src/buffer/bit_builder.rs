@@ -69,7 +69,7 @@ impl MutableBitmap {
     /// Ensures room for `additional` more bits, or returns an error.
     pub fn try_reserve(&mut self, additional: usize) -> Result<()> {
         let bits = self.len.checked_add(additional).ok_or_else(|| {
-            crate::Error::Overflow(format!("bitmap of {} + {additional} bits", self.len))
+            crate::Error::overflow(format!("bitmap of {} + {additional} bits", self.len))
         })?;
         let bytes = bits.div_ceil(64) * 8;
         self.words.try_reserve(bytes - self.words.len())

@@ -61,7 +61,7 @@ impl Bitmap {
     pub fn try_new(bytes: Bytes, offset: usize, len: usize) -> Result<Self> {
         let needed = offset
             .checked_add(len)
-            .ok_or_else(|| Error::Overflow("bitmap offset + length".into()))?
+            .ok_or_else(|| Error::overflow("bitmap offset + length"))?
             .div_ceil(8);
         if bytes.len() < needed {
             return Err(Error::oos(format!(

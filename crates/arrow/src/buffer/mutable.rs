@@ -25,7 +25,7 @@ const HUGE_PAGE_MIN: usize = 4 << 20;
 /// The layout of an allocation of `cap` bytes (`cap` a non-zero multiple of [`ALIGNMENT`]).
 fn layout(cap: usize) -> Result<Layout> {
     Layout::from_size_align(cap, ALIGNMENT)
-        .map_err(|_| Error::Overflow(format!("a buffer of {cap} bytes")))
+        .map_err(|_| Error::overflow(format!("a buffer of {cap} bytes")))
 }
 
 /// `bytes` rounded up to whole 64-byte blocks, `None` on overflow.
@@ -229,7 +229,7 @@ impl MutableBuffer {
     /// current capacity.
     #[cold]
     fn grow(&mut self, additional: usize) -> std::result::Result<(), Grow> {
-        let overflow = || Grow::Size(Error::Overflow("buffer size overflows usize".into()));
+        let overflow = || Grow::Size(Error::overflow("buffer size overflows usize"));
         let needed = self.len.checked_add(additional).ok_or_else(overflow)?;
         let cap = round_up(needed)
             .ok_or_else(overflow)?
@@ -578,7 +578,7 @@ mod tests {
     #[test]
     fn fallible_sizes() {
         let e = MutableBuffer::try_with_capacity(usize::MAX).unwrap_err();
-        assert!(matches!(e, Error::Overflow(_)), "{e}");
+        assert!(matches!(e, Error::Overflow { .. }), "{e}");
         let mut b = MutableBuffer::new();
         b.push(1u8);
         assert!(b.try_reserve(usize::MAX).is_err());

@@ -115,7 +115,7 @@ impl<O: Offset> OffsetBuffer<O> {
             out.push(o.unwrap_or(O::ZERO));
         }
         if !fits {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "value lengths add up beyond the range of {} offsets",
                 O::NAME
             )));

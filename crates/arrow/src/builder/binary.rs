@@ -53,7 +53,7 @@ pub(crate) fn end_offset<O: Offset>(stored: usize, added: usize) -> Result<O> {
         .checked_add(added)
         .and_then(O::from_usize)
         .ok_or_else(|| {
-            Error::Overflow(format!(
+            Error::overflow(format!(
                 "{stored} + {added} bytes exceed what {} offsets address; use a Large type",
                 O::NAME
             ))
@@ -394,7 +394,7 @@ mod tests {
         let max = i32::MAX as usize;
         assert_eq!(end_offset::<i32>(max - 2, 2).unwrap(), i32::MAX);
         let err = end_offset::<i32>(max - 2, 3).unwrap_err();
-        assert!(matches!(err, Error::Overflow(_)), "{err}");
+        assert!(matches!(err, Error::Overflow { .. }), "{err}");
         assert_eq!(end_offset::<i64>(max - 2, 3).unwrap(), i32::MAX as i64 + 1);
         assert!(end_offset::<i64>(usize::MAX, 1).is_err());
     }

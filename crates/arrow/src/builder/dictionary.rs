@@ -82,7 +82,7 @@ impl DictionaryBuilder {
                 continue;
             }
             let bytes = array_value_bytes(values, i).ok_or_else(|| {
-                Error::NotSupported(format!(
+                Error::not_supported(format!(
                     "starting a dictionary from existing {} values",
                     values.data_type()
                 ))
@@ -325,7 +325,7 @@ mod tests {
         }
         assert_eq!(b.append_primitive(127i32).unwrap(), 127);
         let err = b.append_primitive(128i32).unwrap_err();
-        assert!(matches!(err, Error::Overflow(_)), "{err}");
+        assert!(matches!(err, Error::Overflow { .. }), "{err}");
         assert_eq!(b.values_len(), 128, "a failed append adds no value");
         assert_eq!(b.len(), 129);
         let d = b.finish();

@@ -324,7 +324,7 @@ mod tests {
         for i in 0..128 {
             assert_eq!(b.append(i as f64).unwrap(), i as i8);
         }
-        assert!(matches!(b.append(-1.0), Err(Error::Overflow(_))));
+        assert!(matches!(b.append(-1.0), Err(Error::Overflow { .. })));
         assert_eq!(b.append(5.0).unwrap(), 5, "existing values still resolve");
         let d = b.finish();
         assert_eq!(d.len(), 129);

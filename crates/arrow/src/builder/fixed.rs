@@ -145,7 +145,7 @@ mod tests {
         b.append_value([1u8, 2]).unwrap();
         b.append_nulls(1);
         let err = b.append_value([9u8]).unwrap_err();
-        assert!(matches!(err, Error::InvalidArgument(_)));
+        assert!(matches!(err, Error::InvalidArgument { .. }));
         b.append_option(Some([3u8, 4])).unwrap();
         let a = b.finish();
         assert_eq!(a.len(), 3);

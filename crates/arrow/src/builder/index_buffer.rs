@@ -76,7 +76,7 @@ impl IndexBuffer {
     pub(crate) fn check(&self, value: usize, what: &str) -> Result<u64> {
         let v = value as u64;
         if v > self.max {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "{what} {value} does not fit {:?} (at most {})",
                 self.ty, self.max
             )));
@@ -148,7 +148,7 @@ mod tests {
             if max < u64::MAX {
                 assert!(matches!(
                     b.check(max as usize + 1, "key"),
-                    Err(Error::Overflow(_))
+                    Err(Error::Overflow { .. })
                 ));
             }
             b.push(1);

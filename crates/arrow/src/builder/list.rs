@@ -64,7 +64,7 @@ pub type LargeListBuilder<B> = GenericListBuilder<i64, B>;
 /// A child length as an offset, or [`Error::Overflow`].
 pub(crate) fn child_offset<O: Offset>(child_len: usize) -> Result<O> {
     O::from_usize(child_len).ok_or_else(|| {
-        Error::Overflow(format!(
+        Error::overflow(format!(
             "the child has {child_len} values, more than {} offsets address; use a Large type",
             O::NAME
         ))
@@ -540,7 +540,7 @@ mod tests {
     fn offset_overflow_is_an_error() {
         assert!(matches!(
             child_offset::<i32>(i32::MAX as usize + 1),
-            Err(Error::Overflow(_))
+            Err(Error::Overflow { .. })
         ));
         assert_eq!(
             child_offset::<i64>(i32::MAX as usize + 1).unwrap(),

@@ -83,7 +83,7 @@ fn make(dt: &DataType, capacity: usize) -> Result<ArrayBuilder> {
             .into(),
         DataType::RunEndEncoded(r, v) => make_run_end(r, v)?,
         other => {
-            return Err(Error::NotSupported(format!("a builder for {other}")));
+            return Err(Error::not_supported(format!("a builder for {other}")));
         }
     })
 }

@@ -127,7 +127,7 @@ impl RunEndBuilder {
         let len = self
             .len
             .checked_add(n)
-            .ok_or_else(|| Error::Overflow("run-end encoded length overflows usize".to_string()))?;
+            .ok_or_else(|| Error::overflow("run-end encoded length overflows usize".to_string()))?;
         self.run_ends.check(len, "run-end encoded length")
     }
 
@@ -321,7 +321,7 @@ mod tests {
         b.repeat_last(32766).unwrap();
         assert_eq!(b.len(), 32767);
         let err = b.append_bool(true).unwrap_err();
-        assert!(matches!(err, Error::Overflow(_)), "{err}");
+        assert!(matches!(err, Error::Overflow { .. }), "{err}");
         assert!(b.append_null().is_err());
         assert_eq!(
             (b.len(), b.runs()),

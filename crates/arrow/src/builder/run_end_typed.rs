@@ -299,7 +299,7 @@ mod tests {
         b.append_run(Some(b"ab"), 0).unwrap();
         assert!(b.is_empty());
         b.append_run(Some(b"ab"), i16::MAX as usize).unwrap();
-        assert!(matches!(b.append_value(b"ab"), Err(Error::Overflow(_))));
+        assert!(matches!(b.append_value(b"ab"), Err(Error::Overflow { .. })));
         let a = b.finish();
         assert_eq!(a.len(), i16::MAX as usize);
         assert_eq!(a.values().len(), 1);

@@ -110,7 +110,7 @@ impl UnionBuilder {
         match self.mode {
             UnionMode::Dense => {
                 let offset = i32::try_from(self.counts[c]).map_err(|_| {
-                    Error::Overflow(format!("dense union child {c} exceeds i32::MAX values"))
+                    Error::overflow(format!("dense union child {c} exceeds i32::MAX values"))
                 })?;
                 self.offsets.push(offset);
                 self.counts[c] += 1;

@@ -46,7 +46,7 @@ impl ViewCore {
     /// returns its index. A string builder checks it for UTF-8 once, here.
     fn append_block(&mut self, block: Bytes) -> Result<u32> {
         if block.len() > MAX_VIEW {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "a view data block of {} bytes exceeds the i32 offsets of views",
                 block.len()
             )));
@@ -56,7 +56,7 @@ impl ViewCore {
         }
         let index = self.completed.len();
         if index > MAX_VIEW {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "{index} data buffers exceed the i32 buffer index of views"
             )));
         }
@@ -122,7 +122,7 @@ impl ViewCore {
     /// the value would take it past the block size) and returns its view.
     fn store_long(&mut self, value: &[u8]) -> Result<View> {
         if value.len() > MAX_VIEW {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "a view value of {} bytes exceeds the i32 length of views",
                 value.len()
             )));
@@ -132,7 +132,7 @@ impl ViewCore {
         }
         let index = self.completed.len();
         if index > MAX_VIEW {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "{index} data buffers exceed the i32 buffer index of views"
             )));
         }

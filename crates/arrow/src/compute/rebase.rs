@@ -59,7 +59,7 @@ pub fn offsets<O: Offset>(
     }
     let total: usize = ranges.iter().map(|r| r.len()).sum();
     let overflow = || {
-        Error::Overflow(format!(
+        Error::overflow(format!(
             "concatenated {what} need offset {total}, beyond the range of {} offsets",
             O::NAME
         ))
@@ -180,7 +180,7 @@ pub fn list_views<O: Offset>(
                 ))
             })?;
             offsets.push(O::from_usize(moved).ok_or_else(|| {
-                Error::Overflow(format!(
+                Error::overflow(format!(
                     "list view offset {moved} beyond {} offsets",
                     O::NAME
                 ))
@@ -311,7 +311,7 @@ pub fn dense_union_offsets(
                 ))
             })?;
             let moved = i32::try_from(moved)
-                .map_err(|_| Error::Overflow(format!("dense union offset {moved} beyond i32")))?;
+                .map_err(|_| Error::overflow(format!("dense union offset {moved} beyond i32")))?;
             out.push(moved);
         }
         for (b, r) in base.iter_mut().zip(ranges) {
@@ -387,7 +387,7 @@ where
             let end = usize::try_from(end.into()).unwrap_or(0);
             let v = end.min(stop).saturating_sub(a.offset()) + base;
             out.push(T::try_from(v).map_err(|_| {
-                Error::Overflow(format!(
+                Error::overflow(format!(
                     "run end {v} is beyond the range of {} run ends",
                     T::NAME
                 ))

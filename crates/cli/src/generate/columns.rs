@@ -154,7 +154,7 @@ impl Str {
 
     pub(super) fn finish(self) -> Result<Array> {
         if i32::try_from(self.values.len()).is_err() {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "{} bytes of strings exceed 32-bit offsets; use smaller batches",
                 self.values.len()
             )));
@@ -193,7 +193,7 @@ impl ListOffsets {
 
     pub(super) fn finish(self) -> Result<(OffsetBuffer<i32>, Option<Bitmap>)> {
         if i32::try_from(self.end).is_err() {
-            return Err(Error::Overflow(format!(
+            return Err(Error::overflow(format!(
                 "{} list children exceed 32-bit offsets; use smaller batches",
                 self.end
             )));

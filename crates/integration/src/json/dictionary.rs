@@ -240,7 +240,9 @@ pub(crate) fn collect(
     for (b, batch) in file.batches.iter().enumerate() {
         for (i, column) in batch.columns().iter().enumerate() {
             c.walk(column, &mut vec![i]).map_err(|e| match e {
-                Error::InvalidArgument(m) => Error::invalid(format!("batch {b}, column {i}: {m}")),
+                Error::InvalidArgument { message: m, .. } => {
+                    Error::invalid(format!("batch {b}, column {i}: {m}"))
+                }
                 other => other,
             })?;
         }

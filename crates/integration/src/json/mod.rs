@@ -151,7 +151,7 @@ pub fn read_json(bytes: &[u8]) -> Result<JsonFile> {
 pub fn read_json_path(path: impl AsRef<Path>) -> Result<JsonFile> {
     let path = path.as_ref();
     let io = |e: std::io::Error| {
-        Error::Io(std::io::Error::new(
+        Error::from(std::io::Error::new(
             e.kind(),
             format!("{}: {e}", path.display()),
         ))
@@ -161,7 +161,7 @@ pub fn read_json_path(path: impl AsRef<Path>) -> Result<JsonFile> {
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(raw.as_slice())
             .read_to_end(&mut out)
-            .map_err(|e| Error::Codec(format!("{}: gzip: {e}", path.display())))?;
+            .map_err(|e| Error::codec(format!("{}: gzip: {e}", path.display())))?;
         out
     } else {
         raw

@@ -106,10 +106,7 @@ impl<'a> Node<'a> {
 /// Errors of constructors called on input data are the input's fault: report them as
 /// out of spec so that context is added.
 pub(crate) fn input_error(e: Error) -> Error {
-    match e {
-        Error::InvalidArgument(m) => Error::oos(m),
-        other => other,
-    }
+    e.into_input_error()
 }
 
 /// Decodes columns given the dictionary ids of the schema and the dictionaries read so far.

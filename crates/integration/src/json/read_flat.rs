@@ -50,7 +50,7 @@ pub(crate) fn flat(node: &Node, dt: &DataType) -> Result<Array> {
         D::LargeUtf8 => utf8::<i64>(node),
         D::FixedSizeBinary(w) => fixed_size_binary(node, *w),
         D::BinaryView | D::Utf8View => views(node, matches!(dt, D::Utf8View)),
-        other => Err(Error::NotSupported(format!(
+        other => Err(Error::not_supported(format!(
             "{other} is not a flat type (internal dispatch error)"
         ))),
     }

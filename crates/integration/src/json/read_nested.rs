@@ -34,7 +34,7 @@ pub(crate) fn nested(
         DataType::Union(fields, mode) => union(d, node, fields, *mode, path),
         DataType::RunEndEncoded(r, v) => run_end_encoded(d, node, r, v, path),
         DataType::Dictionary { key, ordered, .. } => dictionary(d, node, *key, *ordered, path),
-        other => Err(Error::NotSupported(format!(
+        other => Err(Error::not_supported(format!(
             "{other} is not a nested type (internal dispatch error)"
         ))),
     }
@@ -128,7 +128,7 @@ fn union(
             .values("VALIDITY", node.len, json_bool)?
             .contains(&false)
     {
-        return Err(Error::NotSupported(
+        return Err(Error::not_supported(
             "a union with nulls in its own VALIDITY (pre-1.0 unions); nulls are in the children now"
                 .to_string(),
         ));

@@ -185,7 +185,7 @@ fn write_field(f: &Field, path: &mut FieldPath, ids: &BTreeMap<FieldPath, i64>) 
         other => (other, None),
     };
     if matches!(value_type, DataType::Dictionary { .. }) {
-        return Err(Error::NotSupported(format!(
+        return Err(Error::not_supported(format!(
             "field \"{}\" is a dictionary of dictionaries, which the format cannot express",
             f.name()
         )));

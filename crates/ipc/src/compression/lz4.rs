@@ -34,7 +34,7 @@ const FLG_RESERVED: u8 = 0b0000_0010;
 const FLG_DICT_ID: u8 = 0b0000_0001;
 
 fn codec_error(e: impl std::fmt::Display) -> Error {
-    Error::Codec(format!("lz4: {e}"))
+    Error::codec(format!("lz4: {e}"))
 }
 
 /// The frame header checksum: the second byte of the xxHash32 (seed 0) of the descriptor.
@@ -290,7 +290,7 @@ mod c {
             unsafe {
                 let state = lz4_sys::LZ4_createStreamDecode();
                 if state.is_null() {
-                    return Err(Error::Codec("lz4: cannot allocate a decoder".into()));
+                    return Err(Error::codec("lz4: cannot allocate a decoder"));
                 }
                 lz4_sys::LZ4_setStreamDecode(state, prefix.as_ptr(), dict_len);
                 let r = lz4_sys::LZ4_decompress_safe_continue(

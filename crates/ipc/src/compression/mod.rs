@@ -31,7 +31,7 @@ mod lz4;
 mod parallel;
 
 fn zstd_error(e: std::io::Error) -> Error {
-    Error::Codec(format!("zstd: {e}"))
+    Error::codec(format!("zstd: {e}"))
 }
 
 /// `Ok` when a buffer decompressed to the `declared` number of bytes.

@@ -17,7 +17,7 @@ pub(crate) fn check_version(v: fb::MetadataVersion) -> Result<()> {
     match v {
         fb::MetadataVersion::V4 | fb::MetadataVersion::V5 => Ok(()),
         fb::MetadataVersion::V1 | fb::MetadataVersion::V2 | fb::MetadataVersion::V3 => {
-            Err(Error::NotSupported(format!(
+            Err(Error::not_supported(format!(
                 "metadata version {:?} (before Arrow 0.8); only V4 and V5 are read",
                 v
             )))
@@ -61,7 +61,7 @@ pub fn schema_from_fb(s: fb::Schema<'_>) -> Result<IpcSchema> {
                 fb::Feature::COMPRESSED_BODY.0,
             ];
             if !known.contains(&f.0) {
-                return Err(Error::NotSupported(format!(
+                return Err(Error::not_supported(format!(
                     "schema requires unknown feature {}",
                     f.0
                 )));
@@ -127,7 +127,7 @@ fn field_from_fb(f: fb::Field<'_>, ctx: Ctx<'_>) -> Result<FieldRef> {
             Some(int) => int_type(int.bitWidth(), int.is_signed())?,
         };
         if d.dictionaryKind() != fb::DictionaryKind::DenseArray {
-            return Err(Error::NotSupported(format!(
+            return Err(Error::not_supported(format!(
                 "dictionary kind {}",
                 d.dictionaryKind().0
             )));

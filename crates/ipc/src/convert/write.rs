@@ -345,8 +345,8 @@ fn nested_to_fb<'b>(
             )
         }
         D::Dictionary { .. } => {
-            return Err(Error::NotSupported(
-                "a dictionary type directly inside a dictionary value".into(),
+            return Err(Error::not_supported(
+                "a dictionary type directly inside a dictionary value",
             ));
         }
         other => return Err(Error::invalid(format!("{other} is not a nested type"))),

@@ -201,7 +201,7 @@ fn batch_info(b: &fb::RecordBatch<'_>, info: &mut MessageInfo) -> Result<()> {
     info.compression = match b.compression() {
         None => None,
         Some(c) if c.method() != fb::BodyCompressionMethod::BUFFER => {
-            return Err(Error::NotSupported(format!(
+            return Err(Error::not_supported(format!(
                 "body compression method {}",
                 c.method().0
             )));
@@ -210,7 +210,7 @@ fn batch_info(b: &fb::RecordBatch<'_>, info: &mut MessageInfo) -> Result<()> {
             fb::CompressionType::LZ4_FRAME => Codec::Lz4Frame,
             fb::CompressionType::ZSTD => Codec::Zstd,
             other => {
-                return Err(Error::NotSupported(format!(
+                return Err(Error::not_supported(format!(
                     "compression codec {}",
                     other.0
                 )));

@@ -55,7 +55,7 @@ impl Walk<'_> {
                 self.dictionary(*key, *ordered, node, b)?
             }
             DataType::RunEndEncoded(r, v) => self.run_end(r, v, node)?,
-            other => return Err(Error::NotSupported(format!("reading {other} from IPC"))),
+            other => return Err(Error::not_supported(format!("reading {other} from IPC"))),
         })
     }
 

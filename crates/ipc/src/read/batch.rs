@@ -54,11 +54,8 @@ pub fn decode_record_batch(
         .into_iter()
         .map(|c| unsafe { c.into_inner_unchecked() })
         .collect();
-    let batch =
-        RecordBatch::try_new_with_rows(batch_schema, columns, num_rows).map_err(|e| match e {
-            Error::InvalidArgument(m) => Error::oos(m),
-            other => other,
-        })?;
+    let batch = RecordBatch::try_new_with_rows(batch_schema, columns, num_rows)
+        .map_err(Error::into_input_error)?;
     // Dictionaries were validated in full when their messages were read (`DictionaryTable`);
     // each batch checks its own buffers and its keys against them.
     validated(Unvalidated::new(batch), options, true)
@@ -76,7 +73,7 @@ fn projection(
     let mut selected = vec![false; n];
     for &i in p {
         if i >= n {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::invalid(format!(
                 "projection index {i} is out of range: the schema has {n} fields"
             )));
         }

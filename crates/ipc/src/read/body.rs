@@ -56,7 +56,7 @@ pub(crate) fn codec(rb: &fb::RecordBatch<'_>) -> Result<Option<Codec>> {
         return Ok(None);
     };
     if c.method() != fb::BodyCompressionMethod::BUFFER {
-        return Err(Error::NotSupported(format!(
+        return Err(Error::not_supported(format!(
             "body compression method {}",
             c.method().0
         )));
@@ -64,7 +64,7 @@ pub(crate) fn codec(rb: &fb::RecordBatch<'_>) -> Result<Option<Codec>> {
     match c.codec() {
         fb::CompressionType::LZ4_FRAME => Ok(Some(Codec::Lz4Frame)),
         fb::CompressionType::ZSTD => Ok(Some(Codec::Zstd)),
-        other => Err(Error::NotSupported(format!(
+        other => Err(Error::not_supported(format!(
             "compression codec {}",
             other.0
         ))),

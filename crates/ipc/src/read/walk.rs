@@ -113,7 +113,7 @@ impl Walk<'_> {
         if v4_union(dt, self.v4_unions) {
             let (i, _) = self.buffer()?;
             if node.nulls > 0 {
-                return Err(Error::NotSupported(format!(
+                return Err(Error::not_supported(format!(
                     "a union with {} top-level nulls (buffer {i}, metadata before V5)",
                     node.nulls
                 )));

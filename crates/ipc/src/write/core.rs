@@ -28,7 +28,7 @@ pub(crate) struct Block {
 impl Block {
     pub(crate) fn to_fb(self) -> Result<fb::Block> {
         let meta = i32::try_from(self.metadata_len)
-            .map_err(|_| Error::Overflow(format!("metadata of {} bytes", self.metadata_len)))?;
+            .map_err(|_| Error::overflow(format!("metadata of {} bytes", self.metadata_len)))?;
         Ok(fb::Block::new(
             self.offset as i64,
             meta,
@@ -131,8 +131,8 @@ impl<W: Write> Core<W> {
     ) -> Result<Self> {
         options.check()?;
         if schema.endianness != Endianness::Little {
-            return Err(Error::NotSupported(
-                "writing big-endian IPC data (quiver writes the host's little-endian order)".into(),
+            return Err(Error::not_supported(
+                "writing big-endian IPC data (quiver writes the host's little-endian order)",
             ));
         }
         schema.dictionaries.value_types(&schema.schema)?;

@@ -203,7 +203,7 @@ impl Encoder {
                 self.array(&run_ends)?;
                 self.array(&values)
             }
-            other => Err(Error::NotSupported(format!(
+            other => Err(Error::not_supported(format!(
                 "writing {} arrays to IPC",
                 other.data_type()
             ))),

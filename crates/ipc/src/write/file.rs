@@ -98,7 +98,7 @@ impl<W: Write> FileWriter<W> {
         write_end_of_stream(&mut tail)?;
         let footer = self.footer()?;
         let len = i32::try_from(footer.len())
-            .map_err(|_| Error::Overflow(format!("file footer of {} bytes", footer.len())))?;
+            .map_err(|_| Error::overflow(format!("file footer of {} bytes", footer.len())))?;
         tail.extend_from_slice(&footer);
         tail.extend_from_slice(&len.to_le_bytes());
         tail.extend_from_slice(MAGIC);

@@ -95,7 +95,7 @@ impl<R: Read> CsvReader<R> {
         let mut nullable_text = Vec::with_capacity(schema.fields.len());
         for f in schema.fields.iter() {
             if !is_text_type(f.data_type()) {
-                return Err(Error::NotSupported(format!(
+                return Err(Error::not_supported(format!(
                     "column {:?} has type {}, which CSV cannot hold (nested types are not supported)",
                     f.name(),
                     format_data_type(f.data_type())
@@ -234,7 +234,7 @@ fn read_record<R: Read>(reader: &mut csv::Reader<R>, record: &mut ByteRecord) ->
     reader.read_byte_record(record).map_err(|e| {
         let line = e.position().map(|p| p.line());
         match e.into_kind() {
-            csv::ErrorKind::Io(io) => Error::Io(io),
+            csv::ErrorKind::Io(io) => Error::from(io),
             other => {
                 let message = format!("invalid CSV: {other:?}");
                 match line {

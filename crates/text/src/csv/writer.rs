@@ -58,7 +58,7 @@ pub struct CsvWriter<W: Write> {
 
 fn csv_error(e: csv::Error) -> Error {
     match e.into_kind() {
-        csv::ErrorKind::Io(io) => Error::Io(io),
+        csv::ErrorKind::Io(io) => Error::from(io),
         other => Error::invalid(format!("CSV writer: {other:?}")),
     }
 }
@@ -69,7 +69,7 @@ impl<W: Write> CsvWriter<W> {
     pub fn try_new(w: W, schema: &Schema, options: CsvWriteOptions) -> Result<Self> {
         for f in schema.fields.iter() {
             if !is_text_type(f.data_type()) {
-                return Err(Error::NotSupported(format!(
+                return Err(Error::not_supported(format!(
                     "column {:?} has type {}, which CSV cannot hold (nested types are not supported)",
                     f.name(),
                     format_data_type(f.data_type())
@@ -132,6 +132,6 @@ impl<W: Write> CsvWriter<W> {
     pub fn finish(self) -> Result<W> {
         self.writer
             .into_inner()
-            .map_err(|e| Error::Io(std::io::Error::new(e.error().kind(), e.error().to_string())))
+            .map_err(|e| Error::from(std::io::Error::new(e.error().kind(), e.error().to_string())))
     }
 }

@@ -48,7 +48,7 @@ pub(crate) fn check_readable(field: &Field) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::NotSupported(format!(
+        Err(Error::not_supported(format!(
             "reading field {:?} of type {} from JSON",
             field.name(),
             format_data_type(dt)

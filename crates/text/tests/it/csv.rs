@@ -158,7 +158,7 @@ fn nested_types_are_not_supported() {
     let Err(e) = CsvWriter::try_new(Vec::new(), &schema, CsvWriteOptions::default()) else {
         panic!("expected an error");
     };
-    assert!(matches!(e, quiver_arrow::Error::NotSupported(_)), "{e}");
+    assert!(matches!(e, quiver_arrow::Error::NotSupported { .. }), "{e}");
 }
 
 #[test]

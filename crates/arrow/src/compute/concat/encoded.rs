@@ -111,7 +111,7 @@ where
     K: PrimitiveType + TryFrom<usize> + TryInto<usize>,
 {
     let overflow = || {
-        Error::Overflow(format!(
+        Error::overflow(format!(
             "{total_values} concatenated dictionary values cannot be indexed by {} keys",
             K::NAME
         ))

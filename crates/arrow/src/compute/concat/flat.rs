@@ -81,7 +81,7 @@ fn view_parts(arrays: &[&BinaryViewArray]) -> Result<ViewParts> {
     let mut buffers: Vec<Buffer<u8>> = Vec::new();
     for a in arrays {
         let base = u32::try_from(buffers.len())
-            .map_err(|_| Error::Overflow("more than 2^32 view data buffers".into()))?;
+            .map_err(|_| Error::overflow("more than 2^32 view data buffers"))?;
         let no_nulls = a.null_count() == 0;
         for (i, v) in a.views().iter().enumerate() {
             let view = if !no_nulls && a.is_null(i) {
@@ -92,7 +92,7 @@ fn view_parts(arrays: &[&BinaryViewArray]) -> Result<ViewParts> {
                 let index = v
                     .buffer_index()
                     .checked_add(base)
-                    .ok_or_else(|| Error::Overflow("view data buffer index beyond u32".into()))?;
+                    .ok_or_else(|| Error::overflow("view data buffer index beyond u32"))?;
                 View::reference(v.length, v.prefix(), index, v.offset())
             };
             views.push(view);

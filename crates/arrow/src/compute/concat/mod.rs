@@ -76,7 +76,7 @@ pub fn concat(arrays: &[&Array]) -> Result<Array> {
     let len = arrays
         .iter()
         .try_fold(0usize, |acc, a| acc.checked_add(a.len()))
-        .ok_or_else(|| Error::Overflow("total length of the arrays to concatenate".into()))?;
+        .ok_or_else(|| Error::overflow("total length of the arrays to concatenate"))?;
     concat_layout(first, arrays, len)
 }
 

@@ -136,7 +136,7 @@ fn binary_offsets_overflow_is_an_error() {
     let offsets = OffsetBuffer::try_new(vec![0, n as i32].into()).unwrap();
     let a = Array::from(BinaryArray::try_new(offsets, values, None).unwrap());
     let e = concat(&[&a, &a]).unwrap_err();
-    assert!(matches!(e, Error::Overflow(_)), "{e}");
+    assert!(matches!(e, Error::Overflow { .. }), "{e}");
     assert_eq!(
         e.to_string(),
         "overflow: concatenated values need offset 2147483650, beyond the range of i32 offsets"

@@ -84,7 +84,7 @@ fn offsets_beyond_i32_are_an_overflow_error() {
     let n = (1i32 << 30) + 1;
     let o = OffsetBuffer::<i32>::try_new(vec![0, n].into()).unwrap();
     let e = offsets(&[&o, &o], "list values").unwrap_err();
-    assert!(matches!(e, Error::Overflow(_)), "{e}");
+    assert!(matches!(e, Error::Overflow { .. }), "{e}");
     assert_eq!(
         e.to_string(),
         "overflow: concatenated list values need offset 2147483650, beyond the range of i32 offsets"

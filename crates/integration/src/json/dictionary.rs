@@ -1,7 +1,8 @@
 //! Dictionaries: field paths, the `dictionaries` section (decoded with nested dictionaries
 //! first), and the dictionaries of a [`JsonFile`] to write.
 
-use super::read::{Decoder, Node};
+use super::node::Node;
+use super::read::Decoder;
 use super::value::{array_member, as_object, int_member};
 use super::{FieldPath, JsonFile};
 use quiver_arrow::compute::logical_eq;
@@ -176,7 +177,7 @@ fn decode_dictionary(d: &Decoder, data: &Value, dt: &DataType, path: &FieldPath)
             columns.len()
         )));
     };
-    let node = Node::new(column)?;
+    let node = Node::new(column, dt)?;
     if node.len != count {
         return Err(Error::oos(format!(
             "column count {} differs from batch count {count}",

@@ -41,6 +41,8 @@
 
 mod decimal;
 mod dictionary;
+mod members;
+mod node;
 mod read;
 mod read_flat;
 mod read_nested;

@@ -8,4 +8,4 @@ pub mod compare;
 pub mod json;
 pub mod testdata;
 
-pub use json::{Dictionaries, FieldPath, JsonFile, read_json, read_json_path, write_json};
+pub use json::{Dictionaries, JsonFile, read_json, read_json_path, write_json};

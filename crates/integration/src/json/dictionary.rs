@@ -1,83 +1,41 @@
-//! Dictionaries: field paths, the `dictionaries` section (decoded with nested dictionaries
-//! first), and the dictionaries of a [`JsonFile`] to write.
+//! Dictionaries: the `dictionaries` section (decoded with nested dictionaries first), the ids
+//! to write, and the dictionaries of a [`JsonFile`] to write.
+//!
+//! Field paths and the value type of each id are those of [`DictionaryFields`] (the IPC
+//! crate's, the one copy of the convention): a dictionary-encoded field's children are those
+//! of its value type.
 
-use super::read::{Decoder, Node};
+use super::JsonFile;
+use super::node::Node;
+use super::read::Decoder;
 use super::value::{array_member, as_object, int_member};
-use super::{FieldPath, JsonFile};
 use quiver_arrow::compute::logical_eq;
-use quiver_arrow::{Array, DataType, Error, Field, FieldRef, Result, Schema};
+use quiver_arrow::{Array, DataType, Error, Result, Schema};
+use quiver_ipc::DictionaryFields;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-/// The children of `field` as the format lists them: a dictionary-encoded field's children
-/// are those of its value type.
-pub fn field_children(field: &Field) -> Vec<FieldRef> {
-    match field.data_type() {
-        DataType::Dictionary { value, .. } => value.children(),
-        other => other.children(),
-    }
-}
+/// Dictionary ids by field path.
+pub(crate) type Ids = BTreeMap<Vec<usize>, i64>;
 
-/// Every dictionary-encoded field of `schema` with its [`FieldPath`], depth first.
-///
-/// ```
-/// use quiver_arrow::{DataType, Field, IntegerType, Schema};
-/// use quiver_integration::json::dictionary_fields;
-/// let dict = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
-/// let list = DataType::list_of(dict.clone());
-/// let schema = Schema::new(vec![Field::new("a", DataType::Int32, true), Field::new("b", list, true)]);
-/// let paths: Vec<_> = dictionary_fields(&schema).into_iter().map(|(p, _)| p).collect();
-/// assert_eq!(paths, vec![vec![1, 0]]);
-/// ```
-pub fn dictionary_fields(schema: &Schema) -> Vec<(FieldPath, FieldRef)> {
-    fn walk(fields: &[FieldRef], path: &mut FieldPath, out: &mut Vec<(FieldPath, FieldRef)>) {
-        for (i, f) in fields.iter().enumerate() {
-            path.push(i);
-            if matches!(f.data_type(), DataType::Dictionary { .. }) {
-                out.push((path.clone(), f.clone()));
-            }
-            walk(&field_children(f), path, out);
-            path.pop();
-        }
+/// `ids` as the IPC crate holds them.
+pub(crate) fn dictionary_fields(ids: &Ids) -> DictionaryFields {
+    let mut out = DictionaryFields::default();
+    for (path, id) in ids {
+        out.insert(path.clone(), *id);
     }
-    let mut out = Vec::new();
-    walk(&schema.fields, &mut Vec::new(), &mut out);
     out
 }
 
-/// The path and value type of each dictionary id; fields sharing an id must agree on the
-/// value type.
-fn value_types(
-    schema: &Schema,
-    ids: &BTreeMap<FieldPath, i64>,
-) -> Result<BTreeMap<i64, (FieldPath, DataType)>> {
-    let mut out: BTreeMap<i64, (FieldPath, DataType)> = BTreeMap::new();
-    for (path, field) in dictionary_fields(schema) {
-        let DataType::Dictionary { value, .. } = field.data_type() else {
-            continue;
-        };
-        let id = *ids
-            .get(&path)
-            .ok_or_else(|| Error::oos(format!("no dictionary id for field path {path:?}")))?;
-        match out.get(&id) {
-            Some((first, t)) if t != value.as_ref() => {
-                return Err(Error::oos(format!(
-                    "dictionary {id} is used with value type {t} (field path {first:?}) \
-                     and {value} (field path {path:?})"
-                )));
-            }
-            Some(_) => {}
-            None => {
-                out.insert(id, (path, value.as_ref().clone()));
-            }
-        }
-    }
-    Ok(out)
+/// The value type and the path of the first field of each dictionary id; fields sharing an
+/// id must agree on the value type.
+fn value_types(schema: &Schema, ids: &Ids) -> Result<HashMap<i64, (DataType, Vec<usize>)>> {
+    dictionary_fields(ids).value_types(schema)
 }
 
 /// All ids of `ids`, each after the ids of the dictionaries nested in its values.
-fn dependency_order(ids: &BTreeMap<FieldPath, i64>) -> Result<Vec<i64>> {
+fn dependency_order(ids: &Ids) -> Result<Vec<i64>> {
     let mut deps: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
     for (path, id) in ids {
         let nested = ids
@@ -117,7 +75,7 @@ fn dependency_order(ids: &BTreeMap<FieldPath, i64>) -> Result<Vec<i64>> {
 pub(crate) fn read_dictionaries(
     section: Option<&Value>,
     schema: &Schema,
-    ids: &BTreeMap<FieldPath, i64>,
+    ids: &Ids,
 ) -> Result<BTreeMap<i64, Arc<Array>>> {
     let types = value_types(schema, ids).map_err(|e| e.context("schema"))?;
     let mut raw = BTreeMap::new();
@@ -146,7 +104,7 @@ pub(crate) fn read_dictionaries(
     }
     let mut done = BTreeMap::new();
     for id in dependency_order(ids)? {
-        let (Some(data), Some((path, dt))) = (raw.get(&id), types.get(&id)) else {
+        let (Some(data), Some((dt, path))) = (raw.get(&id), types.get(&id)) else {
             continue;
         };
         let decoder = Decoder {
@@ -162,7 +120,7 @@ pub(crate) fn read_dictionaries(
 
 /// The one column of a dictionary batch `{count, columns: [column]}` (writers give `data` as
 /// that object; the spec's text shows it inside a one-element array, accepted too).
-fn decode_dictionary(d: &Decoder, data: &Value, dt: &DataType, path: &FieldPath) -> Result<Array> {
+fn decode_dictionary(d: &Decoder, data: &Value, dt: &DataType, path: &[usize]) -> Result<Array> {
     let data = match data.as_array().map(Vec::as_slice) {
         Some([one]) => one,
         _ => data,
@@ -176,37 +134,34 @@ fn decode_dictionary(d: &Decoder, data: &Value, dt: &DataType, path: &FieldPath)
             columns.len()
         )));
     };
-    let node = Node::new(column)?;
+    let node = Node::new(column, dt)?;
     if node.len != count {
         return Err(Error::oos(format!(
             "column count {} differs from batch count {count}",
             node.len
         )));
     }
-    d.array(&node, dt, &mut path.clone())
+    d.array(&node, dt, &mut path.to_vec())
 }
 
 /// The ids to write: those given, and fresh ones (above the largest given) for the other
 /// dictionary-encoded fields. Given ids must belong to dictionary-encoded fields, and fields
 /// sharing an id must have the same value type.
-pub(crate) fn assign_ids(
-    schema: &Schema,
-    given: &BTreeMap<FieldPath, i64>,
-) -> Result<BTreeMap<FieldPath, i64>> {
-    let fields = dictionary_fields(schema);
-    if let Some(p) = given.keys().find(|p| !fields.iter().any(|(q, _)| q == *p)) {
+pub(crate) fn assign_ids(schema: &Schema, given: &Ids) -> Result<Ids> {
+    let fields = DictionaryFields::assign(schema);
+    if let Some(p) = given.keys().find(|p| fields.id_at(p).is_none()) {
         return Err(Error::invalid(format!(
             "a dictionary id is given for field path {p:?}, which is not dictionary-encoded"
         )));
     }
     let mut next = given.values().max().map_or(0, |m| m.saturating_add(1));
     let mut ids = BTreeMap::new();
-    for (path, _) in fields {
-        let id = given.get(&path).copied().unwrap_or_else(|| {
+    for (path, _) in fields.iter() {
+        let id = given.get(path).copied().unwrap_or_else(|| {
             next += 1;
             next - 1
         });
-        ids.insert(path, id);
+        ids.insert(path.to_vec(), id);
     }
     value_types(schema, &ids).map_err(|e| Error::invalid(e.to_string()))?;
     Ok(ids)
@@ -214,17 +169,14 @@ pub(crate) fn assign_ids(
 
 /// The dictionaries to write, nested ones first: the values given in the file, then those
 /// of the batches, which must agree with them (the format holds one dictionary per id).
-pub(crate) fn collect(
-    file: &JsonFile,
-    ids: &BTreeMap<FieldPath, i64>,
-) -> Result<Vec<(i64, Arc<Array>)>> {
+pub(crate) fn collect(file: &JsonFile, ids: &Ids) -> Result<Vec<(i64, Arc<Array>)>> {
     let mut c = Collector {
         ids,
         found: BTreeMap::new(),
     };
     let types = value_types(&file.schema, ids).map_err(|e| Error::invalid(e.to_string()))?;
     for (id, values) in &file.dictionaries.values {
-        let Some((path, dt)) = types.get(id) else {
+        let Some((dt, path)) = types.get(id) else {
             return Err(Error::invalid(format!(
                 "dictionary {id} is given but no field uses it"
             )));
@@ -255,12 +207,12 @@ pub(crate) fn collect(
 }
 
 struct Collector<'a> {
-    ids: &'a BTreeMap<FieldPath, i64>,
+    ids: &'a Ids,
     found: BTreeMap<i64, Arc<Array>>,
 }
 
 impl Collector<'_> {
-    fn add(&mut self, id: i64, values: &Arc<Array>, path: &mut FieldPath) -> Result<()> {
+    fn add(&mut self, id: i64, values: &Arc<Array>, path: &mut Vec<usize>) -> Result<()> {
         if let Some(existing) = self.found.get(&id) {
             if Arc::ptr_eq(existing, values) || logical_eq(existing, values) {
                 return Ok(());
@@ -274,7 +226,7 @@ impl Collector<'_> {
         self.walk_children(values, path)
     }
 
-    fn walk(&mut self, a: &Array, path: &mut FieldPath) -> Result<()> {
+    fn walk(&mut self, a: &Array, path: &mut Vec<usize>) -> Result<()> {
         if let Array::Dictionary(d) = a {
             let id = *self.ids.get(path.as_slice()).ok_or_else(|| {
                 Error::invalid(format!("no dictionary id for field path {path:?}"))
@@ -284,7 +236,7 @@ impl Collector<'_> {
         self.walk_children(a, path)
     }
 
-    fn walk_children(&mut self, a: &Array, path: &mut FieldPath) -> Result<()> {
+    fn walk_children(&mut self, a: &Array, path: &mut Vec<usize>) -> Result<()> {
         for (i, child) in array_children(a).iter().enumerate() {
             path.push(i);
             let r = self.walk(child, path);

@@ -9,7 +9,12 @@
 //! - [`write_json`] writes a [`JsonFile`] in the shape the Arrow integration tests produce.
 //!
 //! Dictionary ids are IPC state, not part of [`Field`](quiver_arrow::Field): a [`JsonFile`]
-//! keeps them in [`Dictionaries::ids`], by [`FieldPath`], so that an IPC writer can reuse them.
+//! keeps them in [`Dictionaries::ids`], by field path, so that an IPC writer can reuse them.
+//!
+//! The buffer members a column has (`VALIDITY`, `DATA`, `OFFSET`…) are those of its type's
+//! layout ([`DataType::layout`](quiver_arrow::DataType::layout)), named by one mapping that the
+//! reader and the writer share; field paths are quiver-ipc's
+//! ([`DictionaryFields`](quiver_ipc::DictionaryFields)).
 //!
 //! Conventions where the spec is silent or implementations differ:
 //! - half floats are written as their 16-bit pattern (a JSON integer), as Arrow C++ reads and
@@ -41,6 +46,8 @@
 
 mod decimal;
 mod dictionary;
+mod members;
+mod node;
 mod read;
 mod read_flat;
 mod read_nested;
@@ -50,8 +57,6 @@ mod value;
 mod write;
 mod write_flat;
 
-pub use dictionary::{dictionary_fields, field_children};
-
 use quiver_arrow::{Array, Error, RecordBatch, Result, SchemaRef};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -59,18 +64,16 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The position of a field in a schema: the index of the top-level field, then an index into
-/// the `children` of each field below (a dictionary-encoded field's children are those of its
-/// value type; see [`field_children`]).
-pub type FieldPath = Vec<usize>;
-
 /// The dictionaries of a file: the id of each dictionary-encoded field and the values of each
 /// id. Dictionary arrays in the batches hold their values too; these maps are what an IPC
 /// writer needs to reproduce the file's ids.
 #[derive(Clone, Debug, Default)]
 pub struct Dictionaries {
-    /// The dictionary id of each dictionary-encoded field. Fields may share an id.
-    pub ids: BTreeMap<FieldPath, i64>,
+    /// The dictionary id of each dictionary-encoded field, by field path (the convention of
+    /// [`DictionaryFields`](quiver_ipc::DictionaryFields): column `i` is `[i]`, child `j` of
+    /// the field at `p` is `p + [j]`, and a dictionary-encoded field's children are those of
+    /// its value type). Fields may share an id.
+    pub ids: BTreeMap<Vec<usize>, i64>,
     /// The values of each dictionary, by id (as in the `dictionaries` section).
     pub values: BTreeMap<i64, Arc<Array>>,
 }
@@ -103,11 +106,7 @@ impl JsonFile {
     pub fn ipc_schema(&self) -> quiver_ipc::IpcSchema {
         let mut schema = quiver_ipc::IpcSchema::new(self.schema.clone());
         if !self.dictionaries.ids.is_empty() {
-            let mut ids = quiver_ipc::DictionaryFields::default();
-            for (path, id) in &self.dictionaries.ids {
-                ids.insert(path.clone(), *id);
-            }
-            schema.dictionaries = ids;
+            schema.dictionaries = dictionary::dictionary_fields(&self.dictionaries.ids);
         }
         schema
     }

@@ -2,13 +2,15 @@
 //! (offsets, fixed-size, views).
 
 use super::decimal::{decimal32, decimal64, decimal128, decimal256};
-use super::read::{Node, input_error};
+use super::members::VARIADIC;
+use super::node::Node;
 use super::value::{
     as_object, hex_decode, hex_decode_into, int_member, json_bool, json_f64, json_str, native_int,
     str_member,
 };
 use half::f16;
 use quiver_arrow::buffer::{Offset, OffsetBuffer};
+use quiver_arrow::datatype::BufferKind as K;
 use quiver_arrow::{
     Array, BinaryViewArray, BooleanArray, Buffer, DataType, DaysMs, Error, FixedSizeBinaryArray,
     GenericBinaryArray, GenericStringArray, IntervalUnit, MonthDayNano, NullArray, PrimitiveArray,
@@ -57,9 +59,9 @@ pub(crate) fn flat(node: &Node, dt: &DataType) -> Result<Array> {
 }
 
 fn boolean(node: &Node) -> Result<Array> {
-    let values = node.values("DATA", node.len, json_bool)?;
+    let values = node.values(K::Values, node.len, json_bool)?;
     let a = BooleanArray::try_new(values.into_iter().collect(), node.validity()?);
-    Ok(a.map_err(input_error)?.into())
+    Ok(a.map_err(Error::into_input_error)?.into())
 }
 
 fn primitive<T: PrimitiveType>(
@@ -67,9 +69,9 @@ fn primitive<T: PrimitiveType>(
     dt: &DataType,
     parse: impl Fn(&Value) -> Result<T>,
 ) -> Result<Array> {
-    let values = node.values("DATA", node.len, parse)?;
+    let values = node.values(K::Values, node.len, parse)?;
     let a = PrimitiveArray::<T>::try_new(dt.clone(), values.into(), node.validity()?);
-    Ok(a.map_err(input_error)?.into())
+    Ok(a.map_err(Error::into_input_error)?.into())
 }
 
 /// A half float. Arrow C++ writes the 16-bit pattern as a JSON integer; a JSON number with a
@@ -110,8 +112,8 @@ fn var_size<O: Offset + TryFrom<i128>>(
     bytes: impl Fn(&Value, &mut Vec<u8>) -> Result<()>,
 ) -> Result<(OffsetBuffer<O>, Buffer<u8>, Option<quiver_arrow::Bitmap>)> {
     let validity = node.validity()?;
-    let offsets = node.values("OFFSET", node.len + 1, native_int::<O>)?;
-    let data = node.buffer("DATA", node.len)?;
+    let offsets = node.values(K::Offsets, node.len + 1, native_int::<O>)?;
+    let data = node.buffer(K::Data, node.len)?;
     if offsets[0] < O::ZERO {
         return Err(Error::oos(format!(
             "OFFSET[0] is {}; offsets must not be negative",
@@ -146,7 +148,8 @@ where
 {
     let (offsets, values, validity) =
         var_size::<O>(node, |v, out| hex_decode_into(json_str(v)?, out))?;
-    let a = GenericBinaryArray::<O>::try_new(offsets, values, validity).map_err(input_error)?;
+    let a = GenericBinaryArray::<O>::try_new(offsets, values, validity)
+        .map_err(Error::into_input_error)?;
     Ok(Array::from(a))
 }
 
@@ -158,7 +161,8 @@ where
         out.extend_from_slice(json_str(v)?.as_bytes());
         Ok(())
     })?;
-    let a = GenericStringArray::<O>::try_new(offsets, values, validity).map_err(input_error)?;
+    let a = GenericStringArray::<O>::try_new(offsets, values, validity)
+        .map_err(Error::into_input_error)?;
     Ok(Array::from(a))
 }
 
@@ -169,7 +173,7 @@ fn fixed_size_binary(node: &Node, width: i32) -> Result<Array> {
     let mut values = Vec::new();
     // Every slot, null ones included, holds `byteWidth` bytes (so that what is allocated is
     // bounded by the input, whatever the declared width).
-    for (i, v) in node.buffer("DATA", node.len)?.iter().enumerate() {
+    for (i, v) in node.buffer(K::Values, node.len)?.iter().enumerate() {
         let start = values.len();
         json_str(v)
             .and_then(|s| hex_decode_into(s, &mut values))
@@ -182,20 +186,20 @@ fn fixed_size_binary(node: &Node, width: i32) -> Result<Array> {
         }
     }
     let a = FixedSizeBinaryArray::try_new(width, node.len, values.into(), validity);
-    Ok(a.map_err(input_error)?.into())
+    Ok(a.map_err(Error::into_input_error)?.into())
 }
 
 /// A `BinaryView` / `Utf8View` column: `VIEWS` and `VARIADIC_DATA_BUFFERS`.
 fn views(node: &Node, utf8: bool) -> Result<Array> {
     let validity = node.validity()?;
-    let views = node.values("VIEWS", node.len, |v| view(v, utf8))?;
+    let views = node.values(K::Views, node.len, |v| view(v, utf8))?;
     let buffers = node
-        .array("VARIADIC_DATA_BUFFERS")?
+        .variadic()?
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let bytes = hex_decode(json_str(b)?)
-                .map_err(|e| e.context(format!("VARIADIC_DATA_BUFFERS[{i}]")))?;
+            let bytes =
+                hex_decode(json_str(b)?).map_err(|e| e.context(format!("{VARIADIC}[{i}]")))?;
             Ok(Buffer::from(bytes))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -206,7 +210,7 @@ fn views(node: &Node, utf8: bool) -> Result<Array> {
     } else {
         BinaryViewArray::try_new(views, buffers, validity).map(Array::from)
     };
-    a.map_err(input_error)
+    a.map_err(Error::into_input_error)
 }
 
 /// One view: `{SIZE, INLINED}` or `{SIZE, PREFIX_HEX, BUFFER_INDEX, OFFSET}`.

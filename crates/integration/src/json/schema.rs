@@ -1,9 +1,10 @@
 //! The `schema` section: fields with their types, children, dictionary encodings and metadata.
 
-use super::FieldPath;
+use super::dictionary::Ids;
 use super::types::{int_from_json, int_to_json, type_from_json, type_to_json};
 use super::value::{Object, array_member, as_object, bool_member, int_member, kind, str_member};
 use quiver_arrow::{DataType, Error, Field, FieldRef, Metadata, Result, Schema};
+use quiver_ipc::convert::ipc_children;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use std::sync::Arc;
 /// A schema read from JSON, with the dictionary id of each dictionary-encoded field.
 pub(crate) struct ReadSchema {
     pub schema: Schema,
-    pub ids: BTreeMap<FieldPath, i64>,
+    pub ids: Ids,
 }
 
 /// Reads the `schema` object.
@@ -45,11 +46,7 @@ fn named(what: &str, i: usize, f: &Value) -> String {
     }
 }
 
-fn read_field(
-    v: &Value,
-    path: &mut FieldPath,
-    ids: &mut BTreeMap<FieldPath, i64>,
-) -> Result<Field> {
+fn read_field(v: &Value, path: &mut Vec<usize>, ids: &mut Ids) -> Result<Field> {
     let o = as_object(v, "a field")?;
     let name = str_member(o, "name")?;
     let nullable = bool_member(o, "nullable", None)?;
@@ -142,7 +139,7 @@ fn metadata_to_json(m: &Metadata) -> Value {
 }
 
 /// The JSON of `schema`; `ids` must hold the id of every dictionary-encoded field.
-pub(crate) fn write_schema(schema: &Schema, ids: &BTreeMap<FieldPath, i64>) -> Result<Value> {
+pub(crate) fn write_schema(schema: &Schema, ids: &Ids) -> Result<Value> {
     let mut path = Vec::new();
     let fields = write_fields(schema.fields.iter(), &mut path, ids)?;
     let mut o = Map::new();
@@ -155,8 +152,8 @@ pub(crate) fn write_schema(schema: &Schema, ids: &BTreeMap<FieldPath, i64>) -> R
 
 fn write_fields<'a>(
     fields: impl Iterator<Item = &'a FieldRef>,
-    path: &mut FieldPath,
-    ids: &BTreeMap<FieldPath, i64>,
+    path: &mut Vec<usize>,
+    ids: &Ids,
 ) -> Result<Vec<Value>> {
     fields
         .enumerate()
@@ -169,7 +166,7 @@ fn write_fields<'a>(
         .collect()
 }
 
-fn write_field(f: &Field, path: &mut FieldPath, ids: &BTreeMap<FieldPath, i64>) -> Result<Value> {
+fn write_field(f: &Field, path: &mut Vec<usize>, ids: &Ids) -> Result<Value> {
     let (value_type, dictionary) = match f.data_type() {
         DataType::Dictionary {
             key,
@@ -190,7 +187,7 @@ fn write_field(f: &Field, path: &mut FieldPath, ids: &BTreeMap<FieldPath, i64>) 
             f.name()
         )));
     }
-    let children = write_fields(value_type.children().iter(), path, ids)?;
+    let children = write_fields(ipc_children(f.data_type()).iter(), path, ids)?;
     let mut o: Object = Map::new();
     o.insert("name".into(), f.name().into());
     o.insert("type".into(), type_to_json(value_type));

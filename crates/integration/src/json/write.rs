@@ -1,13 +1,17 @@
-//! Arrays to `FieldData` JSON: `name`, `count`, the buffers of the layout, `children`.
+//! Arrays to `FieldData` JSON: `name`, `count`, the buffers of the type's layout in the
+//! layout's order (under the names of `members.rs`), the variadic buffers of the view types,
+//! then `children`. The values of flat buffers are encoded by `write_flat.rs`.
 //!
 //! What the JSON cannot express is normalised without changing values: list and map offsets
 //! are rebased to start at 0 with the child sliced to the range they use, and a sliced run-end
 //! encoded array gets run ends relative to its slice.
 
+use super::members::{CHILDREN, VARIADIC, member};
 use super::value::Object;
-use super::write_flat::{data, views};
+use super::write_flat::{data, variadic_buffers, views};
 use quiver_arrow::buffer::Offset;
-use quiver_arrow::{Array, Bitmap, DataType, FieldRef, RunEndArray};
+use quiver_arrow::datatype::BufferKind;
+use quiver_arrow::{Array, Bitmap, DataType, PrimitiveArray, RunEndArray};
 use serde_json::{Map, Value};
 
 /// The `FieldData` object of `a`, named `name`.
@@ -15,74 +19,45 @@ pub(crate) fn column(name: &str, a: &Array) -> Value {
     let mut o: Object = Map::new();
     o.insert("name".into(), name.into());
     o.insert("count".into(), a.len().into());
-    if a.data_type().has_validity_bitmap() {
-        o.insert("VALIDITY".into(), validity(a.validity(), a.len()));
+    let layout = a.data_type().layout();
+    for &kind in layout.buffers {
+        o.insert(member(kind).into(), buffer(a, kind));
     }
-    match a {
-        Array::BinaryView(v) => put_views(&mut o, v, false),
-        Array::Utf8View(v) => put_views(&mut o, v.as_binary(), true),
-        Array::Binary(b) => put_offsets(&mut o, "OFFSET", b.offsets().as_slice(), true),
-        Array::LargeBinary(b) => put_offsets(&mut o, "OFFSET", b.offsets().as_slice(), true),
-        Array::Utf8(s) => put_offsets(&mut o, "OFFSET", s.offsets().as_slice(), true),
-        Array::LargeUtf8(s) => put_offsets(&mut o, "OFFSET", s.offsets().as_slice(), true),
-        Array::Dictionary(d) => {
-            o.insert(
-                "DATA".into(),
-                Value::Array(data(d.keys()).unwrap_or_default()),
-            );
-        }
-        _ => nested(&mut o, a),
+    if layout.variadic {
+        o.insert(VARIADIC.into(), variadic_buffers(a));
     }
-    if let Some(values) = data(a) {
-        o.insert("DATA".into(), Value::Array(values));
+    let children: Vec<Value> = (layout.children.iter())
+        .zip(children(a))
+        .map(|(f, c)| column(f.name(), &c))
+        .collect();
+    // An empty `children` member trips some readers (ARROW-11483): only write a non-empty one.
+    if !children.is_empty() {
+        o.insert(CHILDREN.into(), Value::Array(children));
     }
     Value::Object(o)
 }
 
-fn nested(o: &mut Object, a: &Array) {
-    let children = match a {
-        Array::List(l) => list(o, l.offsets().as_slice(), l.field(), l.values()),
-        Array::LargeList(l) => list(o, l.offsets().as_slice(), l.field(), l.values()),
-        Array::ListView(l) => {
-            put_offsets(o, "OFFSET", l.offsets().as_slice(), false);
-            put_offsets(o, "SIZE", l.sizes().as_slice(), false);
-            vec![column(l.field().name(), l.values())]
-        }
-        Array::LargeListView(l) => {
-            put_offsets(o, "OFFSET", l.offsets().as_slice(), false);
-            put_offsets(o, "SIZE", l.sizes().as_slice(), false);
-            vec![column(l.field().name(), l.values())]
-        }
-        Array::FixedSizeList(l) => vec![column(l.field().name(), l.values())],
-        Array::Struct(s) => columns(s.fields(), s.columns()),
-        Array::Map(m) => {
-            let entries = Array::Struct(m.entries().clone());
-            list(o, m.offsets().as_slice(), m.entries_field(), &entries)
-        }
-        Array::Union(u) => {
-            let ids = u.type_ids().iter().map(Value::from).collect();
-            o.insert("TYPE_ID".into(), Value::Array(ids));
-            if let Some(offsets) = u.offsets() {
-                let offsets = offsets.iter().map(Value::from).collect();
-                o.insert("OFFSET".into(), Value::Array(offsets));
-            }
-            columns(u.fields().fields(), u.children())
-        }
-        Array::RunEndEncoded(r) => run_end_encoded(r),
-        _ => Vec::new(),
-    };
-    // An empty `children` member trips some readers (ARROW-11483): only write a non-empty one.
-    if !children.is_empty() {
-        o.insert("children".into(), Value::Array(children));
+/// The buffer of `kind` of `a` (`kind` from the layout of `a`'s type).
+fn buffer(a: &Array, kind: BufferKind) -> Value {
+    match kind {
+        BufferKind::Validity => validity(a.validity(), a.len()),
+        BufferKind::Values | BufferKind::Data => Value::Array(data(a).unwrap_or_default()),
+        BufferKind::Indices => match a {
+            Array::Dictionary(d) => Value::Array(data(d.keys()).unwrap_or_default()),
+            _ => Value::Array(Vec::new()),
+        },
+        BufferKind::Offsets => offsets(a),
+        BufferKind::Sizes => match a {
+            Array::ListView(l) => numbers(l.sizes().as_slice(), false),
+            Array::LargeListView(l) => numbers(l.sizes().as_slice(), false),
+            _ => Value::Array(Vec::new()),
+        },
+        BufferKind::Views => views(a),
+        BufferKind::TypeIds => match a {
+            Array::Union(u) => Value::Array(u.type_ids().iter().map(Value::from).collect()),
+            _ => Value::Array(Vec::new()),
+        },
     }
-}
-
-fn columns(fields: &[FieldRef], arrays: &[Array]) -> Vec<Value> {
-    fields
-        .iter()
-        .zip(arrays)
-        .map(|(f, a)| column(f.name(), a))
-        .collect()
 }
 
 /// `VALIDITY` as 1s and 0s (all 1s when there is no bitmap).
@@ -93,8 +68,26 @@ fn validity(bitmap: Option<&Bitmap>, len: usize) -> Value {
     })
 }
 
+/// The offsets of `a`: rebased to start at 0 where they delimit values or list items, as they
+/// are for list views and dense unions.
+fn offsets(a: &Array) -> Value {
+    match a {
+        Array::Binary(b) => numbers(b.offsets().as_slice(), true),
+        Array::LargeBinary(b) => numbers(b.offsets().as_slice(), true),
+        Array::Utf8(s) => numbers(s.offsets().as_slice(), true),
+        Array::LargeUtf8(s) => numbers(s.offsets().as_slice(), true),
+        Array::List(l) => numbers(l.offsets().as_slice(), true),
+        Array::LargeList(l) => numbers(l.offsets().as_slice(), true),
+        Array::Map(m) => numbers(m.offsets().as_slice(), true),
+        Array::ListView(l) => numbers(l.offsets().as_slice(), false),
+        Array::LargeListView(l) => numbers(l.offsets().as_slice(), false),
+        Array::Union(u) => numbers(u.offsets().map_or(&[][..], |o| o.as_slice()), false),
+        _ => Value::Array(Vec::new()),
+    }
+}
+
 /// Offsets (or sizes) as numbers for 32-bit, strings for 64-bit; `rebase` subtracts the first.
-fn put_offsets<O: Offset>(o: &mut Object, key: &str, offsets: &[O], rebase: bool) {
+fn numbers<O: Offset>(offsets: &[O], rebase: bool) -> Value {
     let base = if rebase {
         offsets.first().map_or(0, |f| f.to_i64())
     } else {
@@ -111,32 +104,44 @@ fn put_offsets<O: Offset>(o: &mut Object, key: &str, offsets: &[O], rebase: bool
             }
         })
         .collect();
-    o.insert(key.into(), Value::Array(values));
+    Value::Array(values)
 }
 
-/// A list-like layout: rebased offsets and the used range of the child.
-fn list<O: Offset>(o: &mut Object, offsets: &[O], field: &FieldRef, values: &Array) -> Vec<Value> {
-    put_offsets(o, "OFFSET", offsets, true);
+/// The child arrays of `a` in the order of its layout's children, as written: the items a list
+/// or map's offsets use, and the runs a run-end encoded array's slice covers.
+fn children(a: &Array) -> Vec<Array> {
+    match a {
+        Array::List(l) => vec![used(l.offsets().as_slice(), l.values())],
+        Array::LargeList(l) => vec![used(l.offsets().as_slice(), l.values())],
+        Array::Map(m) => {
+            let entries = Array::Struct(m.entries().clone());
+            vec![used(m.offsets().as_slice(), &entries)]
+        }
+        Array::ListView(l) => vec![l.values().clone()],
+        Array::LargeListView(l) => vec![l.values().clone()],
+        Array::FixedSizeList(l) => vec![l.values().clone()],
+        Array::Struct(s) => s.columns().to_vec(),
+        Array::Union(u) => u.children().to_vec(),
+        Array::RunEndEncoded(r) => run_end_encoded(r),
+        _ => Vec::new(),
+    }
+}
+
+/// The range of `values` that `offsets` use.
+fn used<O: Offset>(offsets: &[O], values: &Array) -> Array {
     let first = offsets.first().map_or(0, |x| x.as_usize());
     let last = offsets.last().map_or(0, |x| x.as_usize());
-    let child = if first == 0 && last == values.len() {
+    if first == 0 && last == values.len() {
         values.clone()
     } else {
         values.slice(first, last - first)
-    };
-    vec![column(field.name(), &child)]
-}
-
-fn put_views(o: &mut Object, a: &quiver_arrow::BinaryViewArray, utf8: bool) {
-    let (views, buffers) = views(a, utf8);
-    o.insert("VIEWS".into(), views);
-    o.insert("VARIADIC_DATA_BUFFERS".into(), buffers);
+    }
 }
 
 /// The run ends and values of the runs a (possibly sliced) run-end encoded array covers,
 /// with run ends relative to the slice.
-fn run_end_encoded(r: &RunEndArray) -> Vec<Value> {
-    let DataType::RunEndEncoded(ends_field, values_field) = r.data_type() else {
+fn run_end_encoded(r: &RunEndArray) -> Vec<Array> {
+    let DataType::RunEndEncoded(ends_field, _) = r.data_type() else {
         return Vec::new();
     };
     let ends: Vec<i64> = match r.run_ends() {
@@ -156,21 +161,17 @@ fn run_end_encoded(r: &RunEndArray) -> Vec<Value> {
             .collect();
         (ends, r.values().slice(first, last - first + 1))
     };
-    let large = matches!(ends_field.data_type(), DataType::Int64);
-    let mut o: Object = Map::new();
-    o.insert("name".into(), ends_field.name().into());
-    o.insert("count".into(), ends.len().into());
-    o.insert("VALIDITY".into(), validity(None, ends.len()));
-    let data = ends
-        .iter()
-        .map(|&e| {
-            if large {
-                Value::String(e.to_string())
-            } else {
-                Value::from(e)
-            }
-        })
-        .collect();
-    o.insert("DATA".into(), Value::Array(data));
-    vec![Value::Object(o), column(values_field.name(), &values)]
+    // Each end is in `1..=len` and the original end fits the type, so the casts are exact.
+    let ends = match ends_field.data_type() {
+        DataType::Int16 => PrimitiveArray::<i16>::new(to::<i16>(&ends)).into(),
+        DataType::Int32 => PrimitiveArray::<i32>::new(to::<i32>(&ends)).into(),
+        _ => PrimitiveArray::<i64>::new(ends).into(),
+    };
+    vec![ends, values]
+}
+
+fn to<T: TryFrom<i64> + Default>(ends: &[i64]) -> Vec<T> {
+    ends.iter()
+        .map(|&e| T::try_from(e).unwrap_or_default())
+        .collect()
 }

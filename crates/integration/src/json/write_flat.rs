@@ -1,11 +1,12 @@
-//! `DATA`, `VIEWS` and `VARIADIC_DATA_BUFFERS` of columns without children, in the value
-//! encodings of the format: 64-bit integers and decimals as strings, binary as upper-case hex,
-//! intervals as objects, floats as numbers (non-finite ones as `"NaN"`, `"Infinity"`,
-//! `"-Infinity"`), half floats as their 16-bit pattern (as Arrow C++ does).
+//! The values of the buffers of columns without children (`DATA`, `VIEWS`, the variadic data
+//! buffers), in the value encodings of the format: 64-bit integers and decimals as strings,
+//! binary as upper-case hex, intervals as objects, floats as numbers (non-finite ones as
+//! `"NaN"`, `"Infinity"`, `"-Infinity"`), half floats as their 16-bit pattern (as Arrow C++
+//! does).
 
 use super::value::hex_encode;
 use half::f16;
-use quiver_arrow::{Array, BinaryViewArray, DataType, DaysMs, MonthDayNano, View};
+use quiver_arrow::{Array, DataType, DaysMs, MonthDayNano, View};
 use serde_json::{Number, Value, json};
 
 /// The `DATA` entries of a flat array, one per slot (null slots keep whatever they hold);
@@ -89,16 +90,25 @@ pub(crate) fn f32_json(x: f32) -> Value {
     }
 }
 
-/// `VIEWS` and `VARIADIC_DATA_BUFFERS` of a view array (`utf8` writes inline values as
-/// strings, as the format wants for `Utf8View`).
-pub(crate) fn views(a: &BinaryViewArray, utf8: bool) -> (Value, Value) {
-    let views = a.views().iter().map(|v| view_json(&v, utf8)).collect();
-    let buffers = a
-        .data_buffers()
-        .iter()
-        .map(|b| Value::String(hex_encode(b.as_slice())))
-        .collect();
-    (Value::Array(views), Value::Array(buffers))
+/// The views of a view array (inline values of `Utf8View` as strings, as the format wants).
+pub(crate) fn views(a: &Array) -> Value {
+    let (a, utf8) = match a {
+        Array::BinaryView(v) => (v, false),
+        Array::Utf8View(v) => (v.as_binary(), true),
+        _ => return Value::Array(Vec::new()),
+    };
+    Value::Array(a.views().iter().map(|v| view_json(&v, utf8)).collect())
+}
+
+/// The data buffers of a view array, as hex.
+pub(crate) fn variadic_buffers(a: &Array) -> Value {
+    let a = match a {
+        Array::BinaryView(v) => v,
+        Array::Utf8View(v) => v.as_binary(),
+        _ => return Value::Array(Vec::new()),
+    };
+    let buffers = a.data_buffers().iter();
+    Value::Array(buffers.map(|b| hex_encode(b.as_slice()).into()).collect())
 }
 
 fn view_json(v: &View, utf8: bool) -> Value {

@@ -1,6 +1,7 @@
 //! Integration tests of quiver-integration (one test binary; modules mirror the library).
 
 mod binary;
+mod dictionary_paths;
 mod gold;
 mod ipc_gold;
 mod malformed;

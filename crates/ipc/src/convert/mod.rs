@@ -5,6 +5,12 @@
 //! column `i` is `[i]`, child `j` of the field at `p` is `p + [j]`. The children of a
 //! dictionary-encoded field are those of its value type (as in the IPC metadata), which is how
 //! dictionaries nested inside dictionary values get paths of their own.
+//!
+//! This is the one copy of the convention: the integration JSON reader and writer use it too.
+//! A dictionary whose value type is itself a dictionary (no child fields, as a type) has no
+//! children: a `Field` of the metadata carries one dictionary encoding, so such a field has no
+//! IPC (nor JSON) form, and the writers reject it. Arrow C++ assigns ids the same way (its
+//! `DictionaryFieldMapper` walks the value type's fields, one level).
 
 mod read;
 mod write;
@@ -53,10 +59,19 @@ impl IpcSchema {
 }
 
 /// The children a field has in IPC metadata: a dictionary-encoded field's are its value
-/// type's.
+/// type's (none when the value type is itself a dictionary; see the [module](self) notes).
+///
+/// ```
+/// use quiver_arrow::{DataType, IntegerType};
+/// use quiver_ipc::convert::ipc_children;
+/// let list = DataType::list_of(DataType::dictionary(IntegerType::Int8, DataType::Utf8));
+/// let dict = DataType::dictionary(IntegerType::Int16, list.clone());
+/// assert_eq!(ipc_children(&dict), list.children());
+/// assert!(ipc_children(&DataType::dictionary(IntegerType::Int8, dict)).is_empty());
+/// ```
 pub fn ipc_children(dt: &DataType) -> Vec<FieldRef> {
     match dt {
-        DataType::Dictionary { value, .. } => ipc_children(value),
+        DataType::Dictionary { value, .. } => value.children(),
         other => other.children(),
     }
 }
@@ -113,8 +128,9 @@ impl DictionaryFields {
         self.by_path.is_empty()
     }
 
-    /// For each id, the dictionary *value* type and the path of the first field using it.
-    /// Fails when two fields share an id but not a value type.
+    /// For each id, the dictionary *value* type and the path of the first field using it (in
+    /// path order). Fails when two fields share an id but not a value type, or when an id
+    /// names a path that is missing or not dictionary-encoded.
     pub fn value_types(&self, schema: &Schema) -> Result<HashMap<i64, (DataType, Vec<usize>)>> {
         let mut out: HashMap<i64, (DataType, Vec<usize>)> = HashMap::new();
         for (path, id) in self.iter() {
@@ -129,9 +145,10 @@ impl DictionaryFields {
                 )));
             };
             match out.get(&id) {
-                Some((t, _)) if t != value.as_ref() => {
+                Some((t, first)) if t != value.as_ref() => {
                     return Err(Error::oos(format!(
-                        "dictionary id {id} is shared by fields with value types {t} and {value}"
+                        "dictionary {id} is used with value type {t} (field path {first:?}) \
+                         and {value} (field path {path:?})"
                     )));
                 }
                 Some(_) => {}

@@ -5,7 +5,7 @@ use crate::source::Input;
 use anyhow::Result;
 use quiver_arrow::{DataType, Field, IntervalUnit, Metadata, Schema, UnionMode};
 use quiver_ipc::IpcSchema;
-use quiver_ipc::convert::ipc_children;
+use quiver_ipc::schema::ipc_children;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;

@@ -1,9 +1,10 @@
 //! quiver-ipc: the Arrow IPC stream and file formats.
 //!
-//! Layers (DESIGN.md §5): `fb` (flatc bindings, private) → [`convert`] (flatbuffer schema ↔
-//! [`quiver_arrow::Schema`], dictionary ids by field path) → [`message`] (encapsulated message
-//! framing) → [`compression`] (LZ4 frame / ZSTD body buffers) → [`read`](mod@read) / [`write`](mod@write) (record
-//! batches, dictionaries, streams and files). [`inspect`] shows the physical layout of files and
+//! Layers (see ARCHITECTURE.md): `fb` (flatc bindings, private) → [`schema`] (the flatbuffer
+//! schema codec: `Schema` ↔ [`quiver_arrow::Schema`], dictionary ids by field path) →
+//! [`message`] (encapsulated message framing, the schema message) → [`compression`] (LZ4 frame
+//! / ZSTD body buffers) → [`read`](mod@read) / [`write`](mod@write) (record batches,
+//! dictionaries, streams and files). [`inspect`] shows the physical layout of files and
 //! streams without decoding arrays.
 //!
 //! Readers and writers split the (de)compression of a message's buffers over the
@@ -17,11 +18,11 @@
 mod fb;
 
 pub mod compression;
-pub mod convert;
 pub mod inspect;
 pub mod message;
 pub mod read;
+pub mod schema;
 pub mod write;
 
 pub use compression::Codec;
-pub use convert::{DictionaryFields, Endianness, IpcSchema};
+pub use schema::{DictionaryFields, Endianness, IpcSchema};

@@ -7,8 +7,8 @@
 //! [`parse_prefix`] and [`Message::try_new`] work on bytes (sans-IO); [`read_message`] and
 //! [`write_message`] are thin layers over `std::io`.
 
-use crate::convert::{IpcSchema, check_version, metadata_from_fb, schema_from_fb, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
+use crate::schema::{IpcSchema, check_version, metadata_from_fb, schema_from_fb, schema_to_fb};
 use bytes::Bytes;
 use flatbuffers::{FlatBufferBuilder, ForwardsUOffset, UnionWIPOffset, Vector, WIPOffset};
 use quiver_arrow::buffer::MutableBuffer;
@@ -377,7 +377,7 @@ pub(crate) fn flatbuffer_error(what: &str, e: &flatbuffers::InvalidFlatbuffer) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::{IpcSchema, schema_from_fb, schema_to_fb};
+    use crate::schema::{IpcSchema, schema_from_fb, schema_to_fb};
     use flatbuffers::FlatBufferBuilder;
     use quiver_arrow::{DataType, Field, Schema};
     use std::sync::Arc;

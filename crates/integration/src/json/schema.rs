@@ -4,7 +4,7 @@ use super::dictionary::Ids;
 use super::types::{int_from_json, int_to_json, type_from_json, type_to_json};
 use super::value::{Object, array_member, as_object, bool_member, int_member, kind, str_member};
 use quiver_arrow::{DataType, Error, Field, FieldRef, Metadata, Result, Schema};
-use quiver_ipc::convert::ipc_children;
+use quiver_ipc::schema::ipc_children;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;

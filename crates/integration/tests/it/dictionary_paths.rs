@@ -11,8 +11,8 @@ use quiver_arrow::{
     RecordBatch, Schema, StringArray,
 };
 use quiver_integration::{JsonFile, read_json, write_json};
-use quiver_ipc::convert::field_at;
 use quiver_ipc::read::StreamReader;
+use quiver_ipc::schema::field_at;
 use quiver_ipc::write::{StreamWriter, WriteOptions};
 use quiver_ipc::{DictionaryFields, IpcSchema};
 use serde_json::Value;

@@ -1,9 +1,9 @@
 //! The footer of an IPC file and the message found at each of its blocks.
 
 use super::{MessageHeader, MessageInfo, message_with_body};
-use crate::convert::{IpcSchema, metadata_from_fb, schema_from_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::{Prefix, parse_prefix, verifier_options};
+use crate::schema::{IpcSchema, metadata_from_fb, schema_from_fb};
 use quiver_arrow::{Error, Metadata, Result};
 use std::ops::Range;
 

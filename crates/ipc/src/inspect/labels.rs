@@ -3,7 +3,7 @@
 //! [`DataType::layout`]).
 
 use super::{MessageHeader, MessageInfo};
-use crate::convert::{IpcSchema, ipc_children};
+use crate::schema::{IpcSchema, ipc_children};
 use quiver_arrow::datatype::BufferKind;
 use quiver_arrow::{DataType, Error, Result, Schema};
 

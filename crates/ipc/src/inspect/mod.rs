@@ -40,9 +40,9 @@ pub use labels::{BufferLabel, BufferRole, FieldLayout, label_buffers};
 pub use stream::{Framing, StreamEnd, StreamLayout, StreamMessage, inspect_stream};
 
 use crate::compression::Codec;
-use crate::convert::metadata_from_fb;
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::verifier_options;
+use crate::schema::metadata_from_fb;
 use quiver_arrow::{Error, Metadata, Result};
 
 /// What a message carries (the `MessageHeader` union of `Message.fbs`).

@@ -1,8 +1,8 @@
 //! The messages of an IPC stream, in order.
 
 use super::{MessageInfo, buffer_uncompressed_lengths, parse_message};
-use crate::convert::{IpcSchema, schema_from_fb};
 use crate::message::{Prefix, parse_prefix};
+use crate::schema::{IpcSchema, schema_from_fb};
 use quiver_arrow::{Error, Result};
 
 /// How a message's length prefix is written.

@@ -29,8 +29,8 @@
 use super::ReadOptions;
 use super::roots::{decode_roots, validated};
 use super::walk::{Env, Root};
-use crate::convert::{IpcSchema, ipc_children};
 use crate::message::Message;
+use crate::schema::{IpcSchema, ipc_children};
 use quiver_arrow::compute::concat;
 use quiver_arrow::{Array, DataType, Error, Result};
 use std::collections::HashMap;

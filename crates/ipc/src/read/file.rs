@@ -10,9 +10,9 @@
 use super::ReadOptions;
 use super::batch::decode_record_batch;
 use super::dictionary::DictionaryTable;
-use crate::convert::{IpcSchema, check_version, metadata_from_fb, schema_from_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::{Message, MessageKind, Prefix, parse_prefix, read_aligned, verifier_options};
+use crate::schema::{IpcSchema, check_version, metadata_from_fb, schema_from_fb};
 use bytes::Bytes;
 use quiver_arrow::{Error, Metadata, RecordBatch, Result, SchemaRef};
 use std::io::{Read, Seek, SeekFrom};

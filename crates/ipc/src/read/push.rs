@@ -8,8 +8,8 @@
 
 use super::ReadOptions;
 use super::state::{Decoded, StreamState};
-use crate::convert::IpcSchema;
 use crate::message::{Message, Prefix, parse_prefix};
+use crate::schema::IpcSchema;
 use bytes::Bytes;
 use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Metadata, RecordBatch, Result, SchemaRef};

@@ -4,9 +4,9 @@
 use super::ReadOptions;
 use super::body::body_buffers;
 use super::walk::{Env, Root, Walk, buffers_kept, check_counts};
-use crate::convert::Endianness;
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::Message;
+use crate::schema::Endianness;
 use quiver_arrow::validate::{Unvalidated, Validate};
 use quiver_arrow::{Array, Error, Result};
 

@@ -9,8 +9,8 @@
 use super::ReadOptions;
 use super::batch::decode_record_batch;
 use super::dictionary::DictionaryTable;
-use crate::convert::IpcSchema;
 use crate::message::{Message, MessageKind};
+use crate::schema::IpcSchema;
 use quiver_arrow::{Error, Metadata, RecordBatch, Result, SchemaRef};
 
 /// What one message of a stream meant.

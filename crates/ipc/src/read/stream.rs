@@ -7,8 +7,8 @@
 use super::ReadOptions;
 use super::dictionary::DictionaryTable;
 use super::state::{Decoded, StreamState};
-use crate::convert::IpcSchema;
 use crate::message::read_message;
+use crate::schema::IpcSchema;
 use quiver_arrow::{Error, Metadata, RecordBatch, Result, SchemaRef};
 use std::io::Read;
 

@@ -9,8 +9,8 @@
 //! ([`check_counts`]), so the walk itself only fails on content.
 
 use super::ReadOptions;
-use crate::convert::{DictionaryFields, Endianness};
 use crate::fb::org::apache::arrow::flatbuf as fb;
+use crate::schema::{DictionaryFields, Endianness};
 use bytes::Bytes;
 use quiver_arrow::datatype::BufferKind;
 use quiver_arrow::{Array, DataType, Error, Result};

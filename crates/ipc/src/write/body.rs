@@ -3,9 +3,9 @@
 
 use super::WriteOptions;
 use crate::compression::{Codec, Parts, compress_buffers};
-use crate::convert::metadata_to_fb;
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::{ZEROS, finish_message, padding};
+use crate::schema::metadata_to_fb;
 use bytes::Bytes;
 use flatbuffers::{FlatBufferBuilder, WIPOffset};
 use quiver_arrow::parallel::ThreadPool;

@@ -6,7 +6,7 @@
 //! its values' children, so dictionaries nested in dictionary values have paths of their own.
 //! Nested dictionaries are sent before the dictionaries whose values use them.
 
-use crate::convert::IpcSchema;
+use crate::schema::IpcSchema;
 use quiver_arrow::compute::logical_eq;
 use quiver_arrow::{Array, Error, Result};
 use std::collections::HashMap;

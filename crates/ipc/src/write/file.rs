@@ -3,9 +3,9 @@
 
 use super::core::{Block, Core};
 use super::{IntoIpcSchema, WriteOptions};
-use crate::convert::{IpcSchema, metadata_to_fb, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::write_end_of_stream;
+use crate::schema::{IpcSchema, metadata_to_fb, schema_to_fb};
 use flatbuffers::FlatBufferBuilder;
 use quiver_arrow::{Error, Metadata, RecordBatch, Result};
 use std::io::Write;

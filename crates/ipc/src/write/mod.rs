@@ -42,7 +42,7 @@ pub use preallocate::PreallocatedFile;
 pub use stream::StreamWriter;
 
 use crate::compression::Codec;
-use crate::convert::IpcSchema;
+use crate::schema::IpcSchema;
 use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Error, Result, SchemaRef};
 

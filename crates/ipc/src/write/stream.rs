@@ -3,8 +3,8 @@
 
 use super::core::Core;
 use super::{IntoIpcSchema, WriteOptions};
-use crate::convert::IpcSchema;
 use crate::message::write_end_of_stream;
+use crate::schema::IpcSchema;
 use quiver_arrow::{Metadata, RecordBatch, Result};
 use std::io::Write;
 

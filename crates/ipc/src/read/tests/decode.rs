@@ -1,8 +1,8 @@
 //! Decoding edge cases: counts, ranges, layouts, byte order, compression, dictionaries.
 
 use super::*;
-use crate::convert::Endianness;
 use crate::read::{DictionaryTable, ReadOptions, decode_record_batch};
+use crate::schema::Endianness;
 use quiver_arrow::{
     Array, IntegerType, PrimitiveArray, RecordBatch, Result, StringArray, StringViewArray,
     UnionFields, UnionMode,

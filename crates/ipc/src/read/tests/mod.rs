@@ -5,9 +5,9 @@ mod decode;
 mod stream;
 
 use crate::compression::{Codec, compress_buffer};
-use crate::convert::{IpcSchema, schema_to_fb};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::{Message, write_message};
+use crate::schema::{IpcSchema, schema_to_fb};
 use bytes::Bytes;
 use flatbuffers::FlatBufferBuilder;
 use quiver_arrow::{DataType, Field, Schema};

@@ -1,4 +1,4 @@
-//! Flatbuffer schema ↔ [`Schema`], and where dictionary ids live.
+//! The flatbuffer schema codec (`Schema.fbs` ↔ [`Schema`]), and where dictionary ids live.
 //!
 //! Dictionary ids are IPC state, not part of [`Field`](quiver_arrow::Field): [`DictionaryFields`] maps the *path* of
 //! each dictionary-encoded field to its id. A path lists child indices from the schema root:
@@ -12,14 +12,14 @@
 //! IPC (nor JSON) form, and the writers reject it. Arrow C++ assigns ids the same way (its
 //! `DictionaryFieldMapper` walks the value type's fields, one level).
 
-mod read;
-mod write;
+mod from_fb;
+mod to_fb;
 
-pub use read::{MAX_NESTING, schema_from_fb};
-pub(crate) use read::{check_version, metadata_from_fb};
+pub use from_fb::{MAX_NESTING, schema_from_fb};
+pub(crate) use from_fb::{check_version, metadata_from_fb};
 #[allow(unused_imports)] // used by the writer
-pub(crate) use write::metadata_to_fb;
-pub use write::{schema_to_bytes, schema_to_fb};
+pub(crate) use to_fb::metadata_to_fb;
+pub use to_fb::{schema_to_bytes, schema_to_fb};
 
 use quiver_arrow::{DataType, Error, FieldRef, Result, Schema, SchemaRef};
 use std::collections::{BTreeMap, HashMap};
@@ -63,7 +63,7 @@ impl IpcSchema {
 ///
 /// ```
 /// use quiver_arrow::{DataType, IntegerType};
-/// use quiver_ipc::convert::ipc_children;
+/// use quiver_ipc::schema::ipc_children;
 /// let list = DataType::list_of(DataType::dictionary(IntegerType::Int8, DataType::Utf8));
 /// let dict = DataType::dictionary(IntegerType::Int16, list.clone());
 /// assert_eq!(ipc_children(&dict), list.children());

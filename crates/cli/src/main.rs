@@ -132,7 +132,9 @@ fn report(e: &anyhow::Error) -> ExitCode {
 }
 
 /// The error's chain of causes as one line, `outer: inner: …`, leaving out a cause whose text
-/// the previous message already contains (error types that print their source themselves).
+/// the previous message already contains (error types that print their source themselves),
+/// and a context that the next cause starts with (the library already named the place:
+/// `record batch 1` followed by `record batch 1, column "a": …`).
 fn one_line(e: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
@@ -146,9 +148,42 @@ fn one_line(e: &anyhow::Error) -> String {
         if parts.last().is_some_and(|last| last.contains(&text)) {
             continue;
         }
+        let repeated = parts.last().is_some_and(|last| {
+            text.strip_prefix(last.as_str())
+                .is_some_and(|rest| rest.starts_with(", ") || rest.starts_with(": "))
+        });
+        if repeated {
+            parts.pop();
+        }
         parts.push(text);
     }
     parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+    use anyhow::Context;
+
+    #[test]
+    fn contexts_the_library_repeats_are_printed_once() {
+        let inner = quiver_arrow::Error::oos("offsets decrease at index 4")
+            .context("column \"a\"")
+            .context("record batch 1");
+        let e = Err::<(), _>(inner)
+            .context("record batch 1")
+            .context("data.arrow")
+            .unwrap_err();
+        assert_eq!(
+            one_line(&e),
+            "data.arrow: record batch 1, column \"a\": offsets decrease at index 4"
+        );
+        // A longer number is not a repetition.
+        let e = Err::<(), _>(quiver_arrow::Error::oos("bad").context("record batch 10"))
+            .context("record batch 1")
+            .unwrap_err();
+        assert_eq!(one_line(&e), "record batch 1: record batch 10: bad");
+    }
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

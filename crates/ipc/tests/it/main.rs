@@ -3,6 +3,7 @@
 mod inspect;
 mod read_common;
 mod read_dictionary_budget;
+mod read_errors;
 mod read_fuzz;
 mod read_fuzz_regressions;
 mod read_gold;

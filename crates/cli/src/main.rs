@@ -160,32 +160,6 @@ fn one_line(e: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::one_line;
-    use anyhow::Context;
-
-    #[test]
-    fn contexts_the_library_repeats_are_printed_once() {
-        let inner = quiver_arrow::Error::oos("offsets decrease at index 4")
-            .context("column \"a\"")
-            .context("record batch 1");
-        let e = Err::<(), _>(inner)
-            .context("record batch 1")
-            .context("data.arrow")
-            .unwrap_err();
-        assert_eq!(
-            one_line(&e),
-            "data.arrow: record batch 1, column \"a\": offsets decrease at index 4"
-        );
-        // A longer number is not a repetition.
-        let e = Err::<(), _>(quiver_arrow::Error::oos("bad").context("record batch 10"))
-            .context("record batch 1")
-            .unwrap_err();
-        assert_eq!(one_line(&e), "record batch 1: record batch 10: bad");
-    }
-}
-
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<io::Error>()
@@ -222,5 +196,31 @@ fn ignore_file_size_signal() {
     // once at start-up, before any other thread exists.
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+    use anyhow::Context;
+
+    #[test]
+    fn contexts_the_library_repeats_are_printed_once() {
+        let inner = quiver_arrow::Error::oos("offsets decrease at index 4")
+            .context("column \"a\"")
+            .context("record batch 1");
+        let e = Err::<(), _>(inner)
+            .context("record batch 1")
+            .context("data.arrow")
+            .unwrap_err();
+        assert_eq!(
+            one_line(&e),
+            "data.arrow: record batch 1, column \"a\": offsets decrease at index 4"
+        );
+        // A longer number is not a repetition.
+        let e = Err::<(), _>(quiver_arrow::Error::oos("bad").context("record batch 10"))
+            .context("record batch 1")
+            .unwrap_err();
+        assert_eq!(one_line(&e), "record batch 1: record batch 10: bad");
     }
 }

@@ -147,18 +147,6 @@ impl Error {
         self
     }
 
-    /// Where the problem is (empty when no layer said).
-    pub fn context_str(&self) -> &str {
-        match self {
-            Error::Io { context, .. }
-            | Error::OutOfSpec { context, .. }
-            | Error::NotSupported { context, .. }
-            | Error::InvalidArgument { context, .. }
-            | Error::Overflow { context, .. }
-            | Error::Codec { context, .. } => context,
-        }
-    }
-
     /// The error as the input's fault: an [`Error::InvalidArgument`] (a constructor refusing
     /// what a reader passed it) becomes [`Error::OutOfSpec`], context kept; others are
     /// returned as they are.
@@ -197,7 +185,6 @@ mod tests {
             assert_eq!(e.to_string(), text);
             let e = e.context("buffer 2").context("message 1");
             assert_eq!(e.to_string(), format!("message 1, buffer 2: {text}"));
-            assert_eq!(e.context_str(), "message 1, buffer 2");
         }
     }
 

@@ -10,7 +10,7 @@ use quiver_arrow::compute::first_difference;
 use quiver_arrow::{Array, DataType, Field, FieldRef, MapArray, RecordBatch, Schema, StructArray};
 
 /// True when two types are equal, ignoring the field names inside map types.
-pub fn types_equivalent(a: &DataType, b: &DataType) -> bool {
+pub(crate) fn types_equivalent(a: &DataType, b: &DataType) -> bool {
     match (a, b) {
         (DataType::Map(ea, sa), DataType::Map(eb, sb)) => {
             sa == sb && ea.is_nullable() == eb.is_nullable() && {
@@ -70,7 +70,7 @@ fn with_children(dt: &DataType, children: &[FieldRef]) -> DataType {
 }
 
 /// Field equality with [`types_equivalent`] for the type.
-pub fn fields_equivalent(a: &Field, b: &Field) -> bool {
+pub(crate) fn fields_equivalent(a: &Field, b: &Field) -> bool {
     a.name() == b.name()
         && a.is_nullable() == b.is_nullable()
         && a.metadata() == b.metadata()
@@ -194,29 +194,5 @@ fn rename_like(array: &Array, target: &DataType) -> Option<Array> {
                 .map(Array::Struct)
         }
         _ => None,
-    }
-}
-
-/// A schema whose map types take the field names of `names_from` where the two are
-/// equivalent (used to present one schema in the other's terms).
-pub fn schema_like(schema: &Schema, names_from: &Schema) -> Schema {
-    if schema.fields.len() != names_from.fields.len() {
-        return schema.clone();
-    }
-    let fields: Vec<FieldRef> = schema
-        .fields
-        .iter()
-        .zip(names_from.fields.iter())
-        .map(|(f, n)| {
-            if fields_equivalent(f, n) {
-                n.clone()
-            } else {
-                f.clone()
-            }
-        })
-        .collect();
-    Schema {
-        fields: fields.into(),
-        metadata: schema.metadata.clone(),
     }
 }

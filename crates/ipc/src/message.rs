@@ -18,9 +18,6 @@ use std::io::{Read, Write};
 /// The continuation marker that starts every message since Arrow 0.15.
 pub const CONTINUATION: u32 = 0xFFFF_FFFF;
 
-/// Largest metadata flatbuffer accepted (the format stores its length as `i32`).
-pub const MAX_METADATA_LEN: usize = i32::MAX as usize;
-
 /// Limits applied when verifying metadata flatbuffers from untrusted input.
 pub(crate) fn verifier_options() -> flatbuffers::VerifierOptions {
     flatbuffers::VerifierOptions {
@@ -233,7 +230,7 @@ impl IpcSchema {
 
 /// Reads exactly `len` bytes into a fresh 64-byte aligned buffer, growing it in steps as bytes
 /// arrive so that a lying length costs no more memory than the input actually supplies.
-pub fn read_aligned<R: Read>(r: &mut R, len: usize) -> Result<Bytes> {
+pub(crate) fn read_aligned<R: Read>(r: &mut R, len: usize) -> Result<Bytes> {
     const STEP: usize = 16 << 20;
     let mut buf = MutableBuffer::with_capacity(len.min(STEP));
     while buf.len() < len {

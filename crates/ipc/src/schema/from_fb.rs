@@ -52,7 +52,7 @@ pub(crate) fn metadata_from_fb<'a>(
 }
 
 /// Converts a flatbuffer schema, rejecting unknown features and malformed types.
-pub fn schema_from_fb(s: fb::Schema<'_>) -> Result<IpcSchema> {
+pub(crate) fn schema_from_fb(s: fb::Schema<'_>) -> Result<IpcSchema> {
     if let Some(features) = s.features() {
         for f in features.iter() {
             let known = [

@@ -15,11 +15,9 @@
 mod from_fb;
 mod to_fb;
 
-pub use from_fb::{MAX_NESTING, schema_from_fb};
-pub(crate) use from_fb::{check_version, metadata_from_fb};
-#[allow(unused_imports)] // used by the writer
-pub(crate) use to_fb::metadata_to_fb;
-pub use to_fb::{schema_to_bytes, schema_to_fb};
+pub use from_fb::MAX_NESTING;
+pub(crate) use from_fb::{check_version, metadata_from_fb, schema_from_fb};
+pub(crate) use to_fb::{metadata_to_fb, schema_to_fb};
 
 use quiver_arrow::{DataType, Error, FieldRef, Result, Schema, SchemaRef};
 use std::collections::{BTreeMap, HashMap};

@@ -35,7 +35,7 @@ pub(crate) fn metadata_to_fb<'b>(
 }
 
 /// Builds a flatbuffer `Schema` table for `schema` inside `fbb`.
-pub fn schema_to_fb<'b>(
+pub(crate) fn schema_to_fb<'b>(
     fbb: &mut Fbb<'b>,
     schema: &IpcSchema,
 ) -> Result<WIPOffset<fb::Schema<'b>>> {
@@ -61,15 +61,6 @@ pub fn schema_to_fb<'b>(
             features: None,
         },
     ))
-}
-
-/// A finished flatbuffer holding just `schema` as its root (used in tests and by the file
-/// footer writer).
-pub fn schema_to_bytes(schema: &IpcSchema) -> Result<Vec<u8>> {
-    let mut fbb = FlatBufferBuilder::new();
-    let root = schema_to_fb(&mut fbb, schema)?;
-    fbb.finish(root, None);
-    Ok(fbb.finished_data().to_vec())
 }
 
 fn field_to_fb<'b>(

@@ -263,6 +263,38 @@ impl Array {
             _ => dispatch_array!(self, a => a.validity_impl()),
         }
     }
+    /// The child arrays, in the order of the type's layout children
+    /// ([`DataType::layout`](crate::DataType::layout)): a list's values, a struct's columns, a
+    /// map's `entries` struct, a union's children, a run-end encoded array's run ends then
+    /// values. A dictionary's values are not a child (they are a separate array). Cheap: the
+    /// children share their buffers.
+    ///
+    /// ```
+    /// use quiver_arrow::{Array, DataType};
+    /// use quiver_arrow::builder::{ListBuilder, PrimitiveBuilder};
+    /// let mut b = ListBuilder::new(PrimitiveBuilder::<i32>::new());
+    /// b.values().append_value(7);
+    /// b.append(true);
+    /// let list = Array::from(b.finish());
+    /// let children = list.children();
+    /// assert_eq!(children.len(), list.data_type().layout().children.len());
+    /// assert_eq!(children[0].data_type(), &DataType::Int32);
+    /// ```
+    pub fn children(&self) -> Vec<Array> {
+        match self {
+            Array::List(l) => vec![l.values().clone()],
+            Array::LargeList(l) => vec![l.values().clone()],
+            Array::ListView(l) => vec![l.values().clone()],
+            Array::LargeListView(l) => vec![l.values().clone()],
+            Array::FixedSizeList(l) => vec![l.values().clone()],
+            Array::Struct(s) => s.columns().to_vec(),
+            Array::Map(m) => vec![Array::Struct(m.entries().clone())],
+            Array::Union(u) => u.children().to_vec(),
+            Array::RunEndEncoded(r) => vec![r.run_ends().clone(), r.values().clone()],
+            _ => Vec::new(),
+        }
+    }
+
     /// A zero-copy slice of `len` slots from `offset`. Panics when out of bounds.
     pub fn slice(&self, offset: usize, len: usize) -> Array {
         dispatch_array!(self, a => Array::from(a.slice(offset, len)))

@@ -237,28 +237,12 @@ impl Collector<'_> {
     }
 
     fn walk_children(&mut self, a: &Array, path: &mut Vec<usize>) -> Result<()> {
-        for (i, child) in array_children(a).iter().enumerate() {
+        for (i, child) in a.children().iter().enumerate() {
             path.push(i);
             let r = self.walk(child, path);
             path.pop();
             r?;
         }
         Ok(())
-    }
-}
-
-/// The child arrays of `a` in the order of its type's child fields.
-fn array_children(a: &Array) -> Vec<Array> {
-    match a {
-        Array::List(l) => vec![l.values().clone()],
-        Array::LargeList(l) => vec![l.values().clone()],
-        Array::ListView(l) => vec![l.values().clone()],
-        Array::LargeListView(l) => vec![l.values().clone()],
-        Array::FixedSizeList(l) => vec![l.values().clone()],
-        Array::Struct(s) => s.columns().to_vec(),
-        Array::Map(m) => vec![Array::Struct(m.entries().clone())],
-        Array::Union(u) => u.children().to_vec(),
-        Array::RunEndEncoded(r) => vec![r.run_ends().clone(), r.values().clone()],
-        _ => Vec::new(),
     }
 }

@@ -170,12 +170,11 @@ fn compare(prev: &Arc<Array>, new: &Arc<Array>) -> Change {
 /// an id must carry the same dictionary.
 fn dictionaries_by_id(schema: &IpcSchema, columns: &[Array]) -> Result<Vec<(i64, Arc<Array>)>> {
     let mut found = Vec::new();
-    let mut path = Vec::new();
     for (i, c) in columns.iter().enumerate() {
-        child(i, c, &mut path, &mut found);
+        walk(c, &mut vec![i], &mut found);
     }
     let mut out: Vec<(i64, Arc<Array>)> = Vec::new();
-    let mut first_path: HashMap<i64, (Vec<usize>, &Arc<Array>)> = HashMap::new();
+    let mut first_path: HashMap<i64, (Vec<usize>, Arc<Array>)> = HashMap::new();
     for (path, values) in found {
         let id = schema.dictionaries.id_at(&path).ok_or_else(|| {
             Error::invalid(format!(
@@ -188,7 +187,7 @@ fn dictionaries_by_id(schema: &IpcSchema, columns: &[Array]) -> Result<Vec<(i64,
                 first_path.insert(id, (path, values));
             }
             Some((p, seen)) => {
-                if !Arc::ptr_eq(seen, values) && !logical_eq(seen, values) {
+                if !Arc::ptr_eq(seen, &values) && !logical_eq(seen, &values) {
                     return Err(Error::invalid(format!(
                         "dictionary {id} is shared by the fields at paths {p:?} and {path:?}, \
                          which carry different dictionaries"
@@ -200,43 +199,19 @@ fn dictionaries_by_id(schema: &IpcSchema, columns: &[Array]) -> Result<Vec<(i64,
     Ok(out)
 }
 
-type Found<'a> = Vec<(Vec<usize>, &'a Arc<Array>)>;
-
-/// Visits child `j` of the current path.
-fn child<'a>(j: usize, a: &'a Array, path: &mut Vec<usize>, out: &mut Found<'a>) {
-    path.push(j);
-    walk(a, path, out);
-    path.pop();
-}
+type Found = Vec<(Vec<usize>, Arc<Array>)>;
 
 /// Collects the dictionaries at and below `a` (at `path`), children before parents.
-fn walk<'a>(a: &'a Array, path: &mut Vec<usize>, out: &mut Found<'a>) {
-    match a {
-        Array::Dictionary(d) => {
-            walk(d.values(), path, out);
-            out.push((path.clone(), d.values()));
-        }
-        Array::List(l) => child(0, l.values(), path, out),
-        Array::LargeList(l) => child(0, l.values(), path, out),
-        Array::ListView(l) => child(0, l.values(), path, out),
-        Array::LargeListView(l) => child(0, l.values(), path, out),
-        Array::FixedSizeList(l) => child(0, l.values(), path, out),
-        Array::Struct(s) => {
-            (s.columns().iter().enumerate()).for_each(|(j, c)| child(j, c, path, out))
-        }
-        Array::Map(m) => {
-            path.push(0);
-            let entries = m.entries().columns().iter().enumerate();
-            entries.for_each(|(j, c)| child(j, c, path, out));
-            path.pop();
-        }
-        Array::Union(u) => {
-            (u.children().iter().enumerate()).for_each(|(j, c)| child(j, c, path, out))
-        }
-        Array::RunEndEncoded(r) => {
-            child(0, r.run_ends(), path, out);
-            child(1, r.values(), path, out);
-        }
-        _ => {}
+fn walk(a: &Array, path: &mut Vec<usize>, out: &mut Found) {
+    if let Array::Dictionary(d) = a {
+        // The values' children are the field's children (see `DictionaryFields`).
+        walk(d.values(), path, out);
+        out.push((path.clone(), d.values().clone()));
+        return;
+    }
+    for (j, c) in a.children().iter().enumerate() {
+        path.push(j);
+        walk(c, path, out);
+        path.pop();
     }
 }

@@ -152,20 +152,7 @@ pub(super) fn schema1(dt: DataType) -> IpcSchema {
 
 /// The framed schema message of `schema`.
 pub(super) fn schema_message(schema: &IpcSchema) -> Vec<u8> {
-    let mut fbb = FlatBufferBuilder::new();
-    let s = schema_to_fb(&mut fbb, schema).unwrap();
-    let args = fb::MessageArgs {
-        version: fb::MetadataVersion::V5,
-        header_type: fb::MessageHeader::Schema,
-        header: Some(s.as_union_value()),
-        bodyLength: 0,
-        custom_metadata: None,
-    };
-    let m = fb::Message::create(&mut fbb, &args);
-    fbb.finish(m, None);
-    let mut out = Vec::new();
-    write_message(&mut out, fbb.finished_data(), &[]).unwrap();
-    out
+    schema.to_message_bytes().unwrap()
 }
 
 /// Little-endian bytes of `values`.

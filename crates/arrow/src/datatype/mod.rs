@@ -94,6 +94,27 @@ impl IntegerType {
             _ => return None,
         })
     }
+    /// The integer type of `bits` bits (8, 16, 32 or 64), signed or not (how `Schema.fbs`'s
+    /// `Int` and Parquet's `INTEGER` annotation describe one).
+    ///
+    /// ```
+    /// use quiver_arrow::IntegerType;
+    /// assert_eq!(IntegerType::from_bit_width(16, false), Some(IntegerType::UInt16));
+    /// assert_eq!(IntegerType::from_bit_width(24, true), None);
+    /// ```
+    pub fn from_bit_width(bits: i64, signed: bool) -> Option<Self> {
+        Some(match (bits, signed) {
+            (8, true) => IntegerType::Int8,
+            (16, true) => IntegerType::Int16,
+            (32, true) => IntegerType::Int32,
+            (64, true) => IntegerType::Int64,
+            (8, false) => IntegerType::UInt8,
+            (16, false) => IntegerType::UInt16,
+            (32, false) => IntegerType::UInt32,
+            (64, false) => IntegerType::UInt64,
+            _ => return None,
+        })
+    }
     /// Width in bits.
     pub fn bit_width(self) -> u32 {
         match self {

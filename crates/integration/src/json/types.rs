@@ -142,21 +142,8 @@ pub(crate) fn int_from_json(t: &Object) -> Result<IntegerType> {
     }
     let signed = bool_member(t, "isSigned", None)?;
     let width: i64 = int_member(t, "bitWidth")?;
-    Ok(match (width, signed) {
-        (8, true) => IntegerType::Int8,
-        (16, true) => IntegerType::Int16,
-        (32, true) => IntegerType::Int32,
-        (64, true) => IntegerType::Int64,
-        (8, false) => IntegerType::UInt8,
-        (16, false) => IntegerType::UInt16,
-        (32, false) => IntegerType::UInt32,
-        (64, false) => IntegerType::UInt64,
-        _ => {
-            return Err(Error::oos(format!(
-                "int bitWidth {width} is not 8, 16, 32 or 64"
-            )));
-        }
-    })
+    IntegerType::from_bit_width(width, signed)
+        .ok_or_else(|| Error::oos(format!("int bitWidth {width} is not 8, 16, 32 or 64")))
 }
 
 /// A decimal type; the width is `bitWidth`, else the one the name implies, else 128.

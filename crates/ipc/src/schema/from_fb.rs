@@ -149,21 +149,8 @@ fn field_from_fb(f: fb::Field<'_>, ctx: Ctx<'_>) -> Result<FieldRef> {
 }
 
 fn int_type(bits: i32, signed: bool) -> Result<IntegerType> {
-    Ok(match (bits, signed) {
-        (8, true) => IntegerType::Int8,
-        (16, true) => IntegerType::Int16,
-        (32, true) => IntegerType::Int32,
-        (64, true) => IntegerType::Int64,
-        (8, false) => IntegerType::UInt8,
-        (16, false) => IntegerType::UInt16,
-        (32, false) => IntegerType::UInt32,
-        (64, false) => IntegerType::UInt64,
-        _ => {
-            return Err(Error::oos(format!(
-                "integer bit width {bits} is not 8, 16, 32 or 64"
-            )));
-        }
-    })
+    IntegerType::from_bit_width(bits.into(), signed)
+        .ok_or_else(|| Error::oos(format!("integer bit width {bits} is not 8, 16, 32 or 64")))
 }
 
 fn time_unit(u: fb::TimeUnit) -> Result<TimeUnit> {

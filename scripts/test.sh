@@ -37,6 +37,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "== module cycles (scripts/module_cycles.py)"
+python3 scripts/module_cycles.py
+
 echo "== cargo test"
 cargo test --workspace --locked
 

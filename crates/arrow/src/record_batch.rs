@@ -185,3 +185,13 @@ pub fn own_null_count(c: &Array) -> usize {
         _ => c.validity().map_or(0, |v| v.unset_bits()),
     }
 }
+
+impl crate::validate::Validate for RecordBatch {
+    fn validate_at(&self, level: ValidationLevel, trust_dictionaries: bool) -> Result<()> {
+        if trust_dictionaries {
+            self.validate_trusting_dictionaries(level)
+        } else {
+            self.validate(level)
+        }
+    }
+}

@@ -3,7 +3,6 @@
 use super::ValidationLevel;
 use crate::array::Array;
 use crate::error::Result;
-use crate::record_batch::RecordBatch;
 
 /// What [`Unvalidated`] can hold: arrays and record batches.
 pub trait Validate: Sized {
@@ -13,16 +12,6 @@ pub trait Validate: Sized {
 }
 
 impl Validate for Array {
-    fn validate_at(&self, level: ValidationLevel, trust_dictionaries: bool) -> Result<()> {
-        if trust_dictionaries {
-            self.validate_trusting_dictionaries(level)
-        } else {
-            self.validate(level)
-        }
-    }
-}
-
-impl Validate for RecordBatch {
     fn validate_at(&self, level: ValidationLevel, trust_dictionaries: bool) -> Result<()> {
         if trust_dictionaries {
             self.validate_trusting_dictionaries(level)

@@ -7,60 +7,20 @@
 //! on the project's machines). [`MutableBuffer::freeze`] zeroes only the padding that the frozen
 //! [`Bytes`] exposes behind its end, up to the next multiple of 64 bytes.
 //!
-//! The allocation is managed here with `std::alloc` rather than through a `Vec` so that the
-//! spare capacity may stay uninitialised; the `unsafe` is confined to this file.
+//! The allocation is managed by `alloc.rs` rather than a `Vec`, so that the spare capacity may
+//! stay uninitialised, and large buffers are anonymous memory maps whose fresh pages are known to
+//! be zero: zeroing them again ([`MutableBuffer::zeroed`], [`MutableBuffer::extend_zeros`]) costs
+//! nothing. The `unsafe` is confined to these two files.
 
+use super::alloc::{ALIGNMENT, AllocError, Allocation};
 use crate::error::{Error, Result};
 use bytes::Bytes;
-use std::alloc::Layout;
 use std::mem::MaybeUninit;
-use std::ptr::NonNull;
-
-/// Alignment and padding unit of every buffer quiver allocates.
-pub const ALIGNMENT: usize = 64;
-
-/// Allocations from this size on ask the kernel for transparent huge pages.
-const HUGE_PAGE_MIN: usize = 4 << 20;
-
-/// The layout of an allocation of `cap` bytes (`cap` a non-zero multiple of [`ALIGNMENT`]).
-fn layout(cap: usize) -> Result<Layout> {
-    Layout::from_size_align(cap, ALIGNMENT)
-        .map_err(|_| Error::overflow(format!("a buffer of {cap} bytes")))
-}
 
 /// `bytes` rounded up to whole 64-byte blocks, `None` on overflow.
 fn round_up(bytes: usize) -> Option<usize> {
     bytes.checked_next_multiple_of(ALIGNMENT)
 }
-
-/// A dangling, 64-byte aligned pointer for buffers without an allocation.
-const fn dangling() -> NonNull<u8> {
-    #[repr(C, align(64))]
-    struct Aligned([u8; ALIGNMENT]);
-    NonNull::<Aligned>::dangling().cast()
-}
-
-/// `madvise(MADV_HUGEPAGE)` on the whole 2 MiB pages inside `[ptr, ptr + len)`, before the
-/// pages are first touched: a first touch costs 4–8 µs per 4 KiB page here (DESIGN §8), about
-/// 5× less with 2 MiB pages. Advisory: without transparent huge pages (or on any failure) the
-/// kernel keeps ordinary pages.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(ptr: *mut u8, len: usize) {
-    const HUGE: usize = 2 << 20;
-    let start = (ptr as usize).next_multiple_of(HUGE);
-    let end = (ptr as usize + len) & !(HUGE - 1);
-    if end > start {
-        // SAFETY: `[start, end)` lies inside an allocation this buffer owns (`ptr`, `len` are
-        // its capacity); MADV_HUGEPAGE only changes how the kernel backs those pages, not
-        // their contents or validity, and its result is deliberately ignored.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
 /// A growable byte buffer whose storage is 64-byte aligned and a multiple of 64 bytes long.
 ///
@@ -93,33 +53,13 @@ fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 /// [`truncate`]: MutableBuffer::truncate
 /// [`freeze`]: MutableBuffer::freeze
 pub struct MutableBuffer {
-    /// Start of the allocation (64-byte aligned), or [`dangling`] when `cap` is 0.
-    ptr: NonNull<u8>,
-    /// Bytes allocated: 0, or a multiple of [`ALIGNMENT`] allocated with [`layout`]`(cap)`.
-    cap: usize,
-    /// Bytes `[0, len)` are initialised; `len <= cap`.
+    /// The memory: 64-byte aligned, its capacity a multiple of 64 bytes.
+    alloc: Allocation,
+    /// Bytes `[0, len)` are initialised; `len <= capacity`.
     len: usize,
-}
-
-// SAFETY: a `MutableBuffer` uniquely owns its allocation (like `Vec<u8>`): moving it to another
-// thread moves the ownership, and `&MutableBuffer` only allows reads.
-unsafe impl Send for MutableBuffer {}
-// SAFETY: as above; shared references give read-only access to initialised bytes.
-unsafe impl Sync for MutableBuffer {}
-
-impl Drop for MutableBuffer {
-    fn drop(&mut self) {
-        if self.cap > 0 {
-            // SAFETY: `ptr` was allocated with `layout(cap)` (the struct invariant) and is
-            // not used after this.
-            unsafe {
-                std::alloc::dealloc(
-                    self.ptr.as_ptr(),
-                    Layout::from_size_align_unchecked(self.cap, ALIGNMENT),
-                )
-            }
-        }
-    }
+    /// Bytes from here to the capacity are zero (fresh pages of a memory map); the capacity
+    /// when nothing is known. Every write past it moves it up.
+    zero_from: usize,
 }
 
 impl Clone for MutableBuffer {
@@ -140,7 +80,7 @@ impl std::fmt::Debug for MutableBuffer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MutableBuffer")
             .field("len", &self.len)
-            .field("capacity", &self.cap)
+            .field("capacity", &self.capacity())
             .finish()
     }
 }
@@ -149,9 +89,9 @@ impl MutableBuffer {
     /// An empty buffer that has not allocated.
     pub const fn new() -> Self {
         MutableBuffer {
-            ptr: dangling(),
-            cap: 0,
+            alloc: Allocation::EMPTY,
             len: 0,
+            zero_from: 0,
         }
     }
 
@@ -171,7 +111,7 @@ impl MutableBuffer {
         Ok(b)
     }
 
-    /// A buffer of `len` zero bytes.
+    /// A buffer of `len` zero bytes (a large one costs no writes: its fresh pages are zero).
     pub fn zeroed(len: usize) -> Self {
         let mut b = Self::with_capacity(len);
         b.extend_zeros(len);
@@ -193,18 +133,21 @@ impl MutableBuffer {
     /// Capacity in bytes (a multiple of 64).
     #[inline]
     pub fn capacity(&self) -> usize {
-        self.cap
+        self.alloc.cap()
     }
 
     /// Ensures room for `additional` more bytes (amortised doubling). Panics when the size
     /// overflows `usize`; aborts when memory is exhausted.
     #[inline]
     pub fn reserve(&mut self, additional: usize) {
-        if additional > self.cap - self.len {
+        if additional > self.capacity() - self.len {
             if let Err(e) = self.grow(additional) {
                 match e {
-                    Grow::Alloc(layout) => std::alloc::handle_alloc_error(layout),
-                    Grow::Size(e) => panic!("{e}"),
+                    AllocError::Refused(bytes) => std::alloc::handle_alloc_error(
+                        std::alloc::Layout::from_size_align(bytes, ALIGNMENT)
+                            .unwrap_or(std::alloc::Layout::new::<u8>()),
+                    ),
+                    AllocError::Size(e) => panic!("{e}"),
                 }
             }
         }
@@ -214,11 +157,11 @@ impl MutableBuffer {
     /// allocator refused) and leaves the buffer as it was.
     #[inline]
     pub fn try_reserve(&mut self, additional: usize) -> Result<()> {
-        if additional > self.cap - self.len {
+        if additional > self.capacity() - self.len {
             self.grow(additional).map_err(|e| match e {
-                Grow::Size(e) => e,
-                Grow::Alloc(l) => {
-                    Error::invalid(format!("cannot allocate a buffer of {} bytes", l.size()))
+                AllocError::Size(e) => e,
+                AllocError::Refused(bytes) => {
+                    Error::invalid(format!("cannot allocate a buffer of {bytes} bytes"))
                 }
             })?;
         }
@@ -228,52 +171,37 @@ impl MutableBuffer {
     /// Moves the bytes to an allocation with room for `additional` more: at least double the
     /// current capacity.
     #[cold]
-    fn grow(&mut self, additional: usize) -> std::result::Result<(), Grow> {
-        let overflow = || Grow::Size(Error::overflow("buffer size overflows usize"));
+    fn grow(&mut self, additional: usize) -> std::result::Result<(), AllocError> {
+        let overflow = || AllocError::Size(Error::overflow("buffer size overflows usize"));
         let needed = self.len.checked_add(additional).ok_or_else(overflow)?;
         let cap = round_up(needed)
             .ok_or_else(overflow)?
-            .max(self.cap.saturating_mul(2))
+            .max(self.capacity().saturating_mul(2))
             .max(ALIGNMENT);
-        let new_layout = layout(cap).map_err(Grow::Size)?;
-        // SAFETY: `new_layout` has a non-zero size (`cap >= ALIGNMENT`).
-        let ptr = unsafe { std::alloc::alloc(new_layout) };
-        let Some(ptr) = NonNull::new(ptr) else {
-            return Err(Grow::Alloc(new_layout));
-        };
-        if cap >= HUGE_PAGE_MIN {
-            advise_huge_pages(ptr.as_ptr(), cap);
-        }
-        if self.cap > 0 {
-            // SAFETY: the old allocation holds `len` initialised bytes and the new one has room
-            // for them (`cap >= needed >= len`); the two allocations are distinct. The old one
-            // was allocated with `layout(self.cap)` and is not used after it is freed.
-            unsafe {
-                std::ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.as_ptr(), self.len);
-                std::alloc::dealloc(
-                    self.ptr.as_ptr(),
-                    Layout::from_size_align_unchecked(self.cap, ALIGNMENT),
-                );
-            }
-        }
-        self.ptr = ptr;
-        self.cap = cap;
+        self.zero_from = self.alloc.grow(cap, self.len, self.zero_from)?;
         Ok(())
+    }
+
+    /// Notes that bytes below `end` may have been written.
+    #[inline]
+    fn written(&mut self, end: usize) {
+        self.zero_from = self.zero_from.max(end);
     }
 
     /// The written bytes.
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
         // SAFETY: bytes `[0, len)` of the allocation are initialised (struct invariant); with
-        // no allocation `len` is 0 and `ptr` is non-null and aligned, as required.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        // no allocation `len` is 0 and the pointer is non-null and aligned, as required.
+        unsafe { std::slice::from_raw_parts(self.alloc.ptr(), self.len) }
     }
 
     /// The written bytes, mutably.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        self.written(self.len);
         // SAFETY: as in `as_slice`, and `&mut self` makes the borrow unique.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.alloc.ptr(), self.len) }
     }
 
     /// The capacity past the written bytes, uninitialised. Write values there, then commit
@@ -291,13 +219,30 @@ impl MutableBuffer {
     /// ```
     #[inline]
     pub fn spare_capacity_mut(&mut self) -> &mut [MaybeUninit<u8>] {
+        let cap = self.capacity();
+        // Any of it may be written.
+        self.written(cap);
         // SAFETY: `[len, cap)` lies inside the allocation (or is empty, at an aligned non-null
         // pointer); `MaybeUninit` makes no claim about its contents, and `&mut self` makes the
         // borrow unique.
         unsafe {
             std::slice::from_raw_parts_mut(
-                self.ptr.as_ptr().add(self.len).cast::<MaybeUninit<u8>>(),
-                self.cap - self.len,
+                self.alloc.ptr().add(self.len).cast::<MaybeUninit<u8>>(),
+                cap - self.len,
+            )
+        }
+    }
+
+    /// The `n` bytes of capacity after the written ones (the caller reserved them), without
+    /// marking any as written: the caller marks what it writes.
+    #[inline]
+    fn spare(&mut self, n: usize) -> &mut [MaybeUninit<u8>] {
+        debug_assert!(n <= self.capacity() - self.len);
+        // SAFETY: as in `spare_capacity_mut`; `[len, len + n)` lies inside the capacity.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.alloc.ptr().add(self.len).cast::<MaybeUninit<u8>>(),
+                n,
             )
         }
     }
@@ -310,7 +255,7 @@ impl MutableBuffer {
     /// [`MutableBuffer::spare_capacity_mut`]).
     #[inline]
     pub unsafe fn set_len(&mut self, len: usize) {
-        debug_assert!(len <= self.cap);
+        debug_assert!(len <= self.capacity());
         self.len = len;
     }
 
@@ -342,11 +287,12 @@ impl MutableBuffer {
         unsafe {
             std::ptr::copy_nonoverlapping(
                 bytes.as_ptr(),
-                self.ptr.as_ptr().add(self.len),
+                self.alloc.ptr().add(self.len),
                 bytes.len(),
             );
         }
         self.len += bytes.len();
+        self.written(self.len);
     }
 
     /// Appends `n` copies of `value`.
@@ -361,13 +307,14 @@ impl MutableBuffer {
         let size = std::mem::size_of::<T>();
         let bytes = n.checked_mul(size).expect("buffer size overflows usize");
         self.reserve(bytes);
-        let spare = &mut self.spare_capacity_mut()[..bytes];
+        let spare = self.spare(bytes);
         for chunk in spare.chunks_exact_mut(size) {
             for (slot, b) in chunk.iter_mut().zip(bytemuck::bytes_of(&value)) {
                 slot.write(*b);
             }
         }
         self.len += bytes;
+        self.written(self.len);
     }
 
     /// Appends the values of an iterator whose length is exact (one reservation, then each
@@ -393,7 +340,7 @@ impl MutableBuffer {
             .expect("buffer size overflows usize");
         self.reserve(bytes);
         let mut written = 0;
-        let spare = &mut self.spare_capacity_mut()[..bytes];
+        let spare = self.spare(bytes);
         for (chunk, v) in spare.chunks_exact_mut(size).zip(iter) {
             for (slot, b) in chunk.iter_mut().zip(bytemuck::bytes_of(&v)) {
                 slot.write(*b);
@@ -402,15 +349,27 @@ impl MutableBuffer {
         }
         // A lying `ExactSizeIterator` that yields fewer items leaves only what was written.
         self.len += written;
+        self.written(self.len);
     }
 
     /// Appends `n` zero bytes.
     #[inline]
     pub fn extend_zeros(&mut self, n: usize) {
         self.reserve(n);
-        // SAFETY: `reserve` made room for `n` bytes past `len`; zeroing initialises them.
-        unsafe { std::ptr::write_bytes(self.ptr.as_ptr().add(self.len), 0, n) };
+        self.zero(self.len, self.len + n);
         self.len += n;
+    }
+
+    /// Makes bytes `[start, end)` of the capacity zero, writing only those below `zero_from`
+    /// (the others are zero already).
+    #[inline]
+    fn zero(&mut self, start: usize, end: usize) {
+        let dirty_end = end.min(self.zero_from);
+        if start < dirty_end {
+            // SAFETY: `[start, dirty_end)` lies inside the capacity (`end <= capacity`);
+            // zeroing initialises it.
+            unsafe { std::ptr::write_bytes(self.alloc.ptr().add(start), 0, dirty_end - start) };
+        }
     }
 
     /// Sets the length to `len` bytes, zero-extending or truncating.
@@ -436,30 +395,19 @@ impl MutableBuffer {
 
     /// Freezes into immutable [`Bytes`] in O(1). The bytes start on a 64-byte boundary and the
     /// allocation behind them extends, zero-filled, to the next multiple of 64 bytes.
-    pub fn freeze(self) -> Bytes {
-        if self.cap == 0 {
+    pub fn freeze(mut self) -> Bytes {
+        let cap = self.capacity();
+        if cap == 0 {
             return Bytes::new();
         }
-        let mut this = std::mem::ManuallyDrop::new(self);
-        let padded = round_up(this.len).unwrap_or(this.cap).min(this.cap);
-        // SAFETY: `[len, padded)` lies inside the allocation (`padded <= cap`); zeroing it
-        // initialises the padding that readers of 64-byte blocks may look at.
-        unsafe { std::ptr::write_bytes(this.ptr.as_ptr().add(this.len), 0, padded - this.len) };
-        let frozen = Frozen {
-            ptr: this.ptr,
-            cap: this.cap,
-            len: this.len,
-        };
-        // The allocation now belongs to `frozen`; `this` is not dropped.
-        this.cap = 0;
-        Bytes::from_owner(frozen)
+        // The padding that readers of 64-byte blocks may look at is zero.
+        let padded = round_up(self.len).unwrap_or(cap).min(cap);
+        self.zero(self.len, padded);
+        Bytes::from_owner(Frozen {
+            alloc: self.alloc,
+            len: self.len,
+        })
     }
-}
-
-/// Why growing failed: a size that does not fit, or the allocator's refusal.
-enum Grow {
-    Size(Error),
-    Alloc(Layout),
 }
 
 impl<T: bytemuck::Pod> Extend<T> for MutableBuffer {
@@ -482,35 +430,15 @@ impl<T: bytemuck::Pod> FromIterator<T> for MutableBuffer {
 
 /// Owner of a frozen allocation, kept alive by the [`Bytes`] that view it.
 struct Frozen {
-    ptr: NonNull<u8>,
-    cap: usize,
+    alloc: Allocation,
     len: usize,
 }
-
-// SAFETY: `Frozen` owns its allocation and only ever reads it (the bytes are immutable from
-// `freeze` on), so it may move to and be shared between threads.
-unsafe impl Send for Frozen {}
-// SAFETY: as above.
-unsafe impl Sync for Frozen {}
 
 impl AsRef<[u8]> for Frozen {
     fn as_ref(&self) -> &[u8] {
         // SAFETY: bytes `[0, len)` were initialised when the buffer was frozen (the
         // `MutableBuffer` invariant) and are never written again.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Frozen {
-    fn drop(&mut self) {
-        // SAFETY: `ptr` was allocated with `layout(cap)` (`cap > 0`: `freeze` does not make a
-        // `Frozen` without an allocation) and nothing refers to it once its owner drops.
-        unsafe {
-            std::alloc::dealloc(
-                self.ptr.as_ptr(),
-                Layout::from_size_align_unchecked(self.cap, ALIGNMENT),
-            )
-        }
+        unsafe { std::slice::from_raw_parts(self.alloc.ptr(), self.len) }
     }
 }
 

@@ -26,6 +26,8 @@ fn arb_op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => vec(any::<u8>(), 0..200).prop_map(Op::Extend),
         1 => (0usize..300).prop_map(Op::Zeros),
+        // Past 1 MiB: the buffer moves to (or grows) a memory map whose fresh pages are zero.
+        1 => (0usize..4096).prop_map(|n| Op::Zeros((1 << 20) + n)),
         1 => (any::<u32>(), 0usize..50).prop_map(|(v, n)| Op::Constant(v, n)),
         2 => (0usize..400).prop_map(Op::Truncate),
         1 => Just(Op::Clear),
@@ -50,10 +52,12 @@ proptest! {
     #![proptest_config(config(super::CASES / 4))]
 
     /// Appends, reuse after `clear`/`truncate` and writes through the spare capacity keep the
-    /// bytes of a `Vec<u8>` model; the frozen bytes are aligned and zero-padded.
+    /// bytes of a `Vec<u8>` model, in heap allocations and in memory maps (whose known-zero
+    /// pages must never be taken for zero once written); the frozen bytes are aligned and
+    /// zero-padded.
     #[test]
-    fn mutable_buffer_matches_vec(ops in vec(arb_op(), 0..30)) {
-        let mut b = MutableBuffer::new();
+    fn mutable_buffer_matches_vec(ops in vec(arb_op(), 0..30), mapped in any::<bool>()) {
+        let mut b = MutableBuffer::with_capacity(if mapped { 3 << 20 } else { 0 });
         let mut model: Vec<u8> = Vec::new();
         for op in &ops {
             match op {
@@ -84,9 +88,14 @@ proptest! {
                     prop_assert!(b.capacity() >= b.len() + n);
                 }
                 Op::Spare(v) => {
-                    b.reserve(v.len());
-                    for (slot, x) in b.spare_capacity_mut().iter_mut().zip(v) {
+                    b.reserve(v.len() + 64);
+                    let spare = b.spare_capacity_mut();
+                    for (slot, x) in spare.iter_mut().zip(v) {
                         slot.write(*x);
+                    }
+                    // Garbage written past what is committed must not come back as zeros.
+                    for slot in spare.iter_mut().skip(v.len()).take(64) {
+                        slot.write(0xEE);
                     }
                     // SAFETY: `reserve` made room and the loop wrote `v.len()` spare bytes.
                     unsafe { b.set_len(b.len() + v.len()) };

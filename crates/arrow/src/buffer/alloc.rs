@@ -1,0 +1,228 @@
+//! The memory behind [`MutableBuffer`](super::MutableBuffer): 64-byte aligned blocks from the
+//! global allocator, or — for large buffers on Linux — anonymous memory maps.
+//!
+//! A fresh anonymous map arrives zeroed from the kernel, page by page as it is first touched,
+//! so a buffer in one never has to zero it again: reading a message body into a buffer of zeros
+//! (or decompressing into one) writes each byte once instead of twice, and a zero fill that
+//! would run through freshly faulted pages (slow on the project's machines, DESIGN §8) does not
+//! happen at all. Growing a map uses `mremap`, which moves pages instead of copying bytes.
+//! [`Allocation::grow`] reports from where on the new memory is known to be zero.
+
+use crate::error::Error;
+use std::alloc::Layout;
+use std::ptr::NonNull;
+
+/// Alignment and padding unit of every buffer quiver allocates.
+pub const ALIGNMENT: usize = 64;
+
+/// Allocations from this size on are anonymous memory maps (Linux).
+#[cfg(target_os = "linux")]
+const MAP_MIN: usize = 1 << 20;
+
+/// Allocations from this size on ask the kernel for transparent huge pages.
+const HUGE_PAGE_MIN: usize = 4 << 20;
+
+/// Why an allocation failed: a size that does not fit, or the system's refusal (bytes asked).
+pub(super) enum AllocError {
+    Size(Error),
+    Refused(usize),
+}
+
+/// A dangling, 64-byte aligned pointer for buffers without an allocation.
+const fn dangling() -> NonNull<u8> {
+    #[repr(C, align(64))]
+    struct Aligned([u8; ALIGNMENT]);
+    NonNull::<Aligned>::dangling().cast()
+}
+
+/// One allocation: `cap` bytes at `ptr` (64-byte aligned), owned.
+pub(super) struct Allocation {
+    /// Start, or [`dangling`] when `cap` is 0.
+    ptr: NonNull<u8>,
+    /// Bytes: 0, or a multiple of [`ALIGNMENT`] (of the page size when `mapped`).
+    cap: usize,
+    /// From `mmap` (freed with `munmap`) rather than the global allocator (with `layout(cap)`).
+    mapped: bool,
+}
+
+// SAFETY: an `Allocation` uniquely owns its memory (like `Vec<u8>`); moving it to another thread
+// moves the ownership, and shared references only read.
+unsafe impl Send for Allocation {}
+// SAFETY: as above.
+unsafe impl Sync for Allocation {}
+
+impl Allocation {
+    /// No memory.
+    pub(super) const EMPTY: Allocation = Allocation {
+        ptr: dangling(),
+        cap: 0,
+        mapped: false,
+    };
+
+    /// Start of the memory (aligned and non-null even when empty).
+    #[inline]
+    pub(super) fn ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// Bytes owned.
+    #[inline]
+    pub(super) fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// Moves to memory of at least `cap` bytes (a multiple of [`ALIGNMENT`], above the
+    /// current capacity), keeping the first `keep` bytes. `zero_from` says from where on the
+    /// current memory is known to be zero; the result says it for the new memory (the
+    /// capacity when nothing is known). Leaves `self` unchanged on failure.
+    pub(super) fn grow(
+        &mut self,
+        cap: usize,
+        keep: usize,
+        zero_from: usize,
+    ) -> Result<usize, AllocError> {
+        debug_assert!(cap > self.cap && keep <= self.cap && cap % ALIGNMENT == 0);
+        #[cfg(target_os = "linux")]
+        if cap >= MAP_MIN {
+            return self.grow_mapped(cap, keep, zero_from);
+        }
+        let _ = zero_from;
+        let layout = Layout::from_size_align(cap, ALIGNMENT)
+            .map_err(|_| AllocError::Size(Error::overflow(format!("a buffer of {cap} bytes"))))?;
+        // SAFETY: `layout` has a non-zero size (`cap > self.cap >= 0` and a multiple of 64).
+        let ptr =
+            NonNull::new(unsafe { std::alloc::alloc(layout) }).ok_or(AllocError::Refused(cap))?;
+        if cap >= HUGE_PAGE_MIN {
+            advise_huge_pages(ptr.as_ptr(), cap);
+        }
+        // SAFETY: both allocations hold at least `keep` bytes and are distinct; the first `keep`
+        // bytes of the old one are initialised (the caller's length).
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr(), ptr.as_ptr(), keep) };
+        *self = Allocation {
+            ptr,
+            cap,
+            mapped: false,
+        };
+        Ok(cap)
+    }
+
+    /// [`Allocation::grow`] into an anonymous map: `mremap` of a map, or a fresh map and a copy.
+    #[cfg(target_os = "linux")]
+    fn grow_mapped(
+        &mut self,
+        cap: usize,
+        keep: usize,
+        zero_from: usize,
+    ) -> Result<usize, AllocError> {
+        let cap = cap
+            .checked_next_multiple_of(page_size())
+            .ok_or_else(|| AllocError::Size(Error::overflow(format!("a buffer of {cap} bytes"))))?;
+        let (ptr, zero_from) = if self.mapped {
+            // SAFETY: `ptr` and `cap` describe a map this allocation owns; MREMAP_MAYMOVE keeps
+            // its contents (the new pages are zero) and may move it, which nothing observes
+            // since the caller holds no pointer into it across this call.
+            let p = unsafe { libc::mremap(self.ptr().cast(), self.cap, cap, libc::MREMAP_MAYMOVE) };
+            (p, zero_from)
+        } else {
+            // SAFETY: an anonymous private map of `cap` bytes, no address hint: no memory of
+            // this process is affected.
+            let p = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    cap,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            (p, keep)
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(AllocError::Refused(cap));
+        }
+        let ptr = ptr.cast::<u8>();
+        if cap >= HUGE_PAGE_MIN {
+            advise_huge_pages(ptr, cap);
+        }
+        if !self.mapped {
+            // SAFETY: the new map holds `cap >= keep` bytes and is distinct from the old
+            // allocation, whose first `keep` bytes are initialised.
+            unsafe { std::ptr::copy_nonoverlapping(self.ptr(), ptr, keep) };
+        }
+        let old = std::mem::replace(
+            self,
+            Allocation {
+                // ok: `mmap`/`mremap` never return null on success (MAP_FAILED was checked).
+                ptr: NonNull::new(ptr).expect("a successful map is not null"), // ok: see above
+                cap,
+                mapped: true,
+            },
+        );
+        if old.mapped {
+            // The map was moved or resized in place by `mremap`: nothing to free.
+            std::mem::forget(old);
+        }
+        Ok(zero_from)
+    }
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        if self.cap == 0 {
+            return;
+        }
+        if self.mapped {
+            #[cfg(target_os = "linux")]
+            // SAFETY: `ptr` and `cap` describe a map this allocation owns, and nothing refers to
+            // it once its owner drops. A failure (impossible for a valid map) would only leak.
+            unsafe {
+                libc::munmap(self.ptr().cast(), self.cap);
+            }
+        } else {
+            // SAFETY: `ptr` was allocated by the global allocator with this layout (`grow`).
+            unsafe {
+                std::alloc::dealloc(
+                    self.ptr(),
+                    Layout::from_size_align_unchecked(self.cap, ALIGNMENT),
+                )
+            }
+        }
+    }
+}
+
+/// The system's page size (4 KiB unless the system says otherwise).
+#[cfg(target_os = "linux")]
+fn page_size() -> usize {
+    static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *PAGE.get_or_init(|| {
+        // SAFETY: `sysconf` only reads a system constant.
+        let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        usize::try_from(p)
+            .ok()
+            .filter(|p| p.is_power_of_two() && *p >= ALIGNMENT)
+            .unwrap_or(4096)
+    })
+}
+
+/// `madvise(MADV_HUGEPAGE)` on the whole 2 MiB pages inside `[ptr, ptr + len)`, before the
+/// pages are first touched: a first touch costs 4–8 µs per 4 KiB page here (DESIGN §8), about
+/// 5× less with 2 MiB pages. Advisory: without transparent huge pages (or on any failure) the
+/// kernel keeps ordinary pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (ptr as usize).next_multiple_of(HUGE);
+    let end = (ptr as usize + len) & !(HUGE - 1);
+    if end > start {
+        // SAFETY: `[start, end)` lies inside an allocation this buffer owns (`ptr`, `len` are
+        // its capacity); MADV_HUGEPAGE only changes how the kernel backs those pages, not
+        // their contents or validity, and its result is deliberately ignored.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}

@@ -84,7 +84,12 @@ impl Allocation {
         debug_assert!(cap > self.cap && keep <= self.cap && cap % ALIGNMENT == 0);
         #[cfg(target_os = "linux")]
         if cap >= MAP_MIN {
-            return self.grow_mapped(cap, keep, zero_from);
+            match self.grow_mapped(cap, keep, zero_from) {
+                // Out of maps (`vm.max_map_count`) or address space: the global allocator may
+                // still have room.
+                Err(AllocError::Refused(_)) => {}
+                done => return done,
+            }
         }
         let _ = zero_from;
         let layout = Layout::from_size_align(cap, ALIGNMENT)
@@ -98,6 +103,7 @@ impl Allocation {
         // SAFETY: both allocations hold at least `keep` bytes and are distinct; the first `keep`
         // bytes of the old one are initialised (the caller's length).
         unsafe { std::ptr::copy_nonoverlapping(self.ptr(), ptr.as_ptr(), keep) };
+        // The old allocation (heap or map) is freed by its `Drop`.
         *self = Allocation {
             ptr,
             cap,

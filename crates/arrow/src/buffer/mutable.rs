@@ -531,4 +531,29 @@ mod tests {
         assert_eq!(b.typed::<u32>(), &model[..]);
         assert_eq!(b.clone().typed::<u32>(), &model[..]);
     }
+
+    #[test]
+    fn heap_to_map_to_bigger_map_keeps_bytes_and_zeros() {
+        let pattern = |i: usize| (i * 31 % 251) as u8;
+        let mut b = MutableBuffer::new();
+        let mut model = Vec::new();
+        // Through the heap, into a fresh map (copy), then grown maps (mremap).
+        for step in [600_000usize, 900_000, 2_000_000, 3_500_000] {
+            let bytes: Vec<u8> = (model.len()..model.len() + step).map(pattern).collect();
+            b.extend_from_slice(&bytes);
+            model.extend_from_slice(&bytes);
+            b.extend_zeros(1000);
+            model.extend(std::iter::repeat_n(0, 1000));
+            assert_eq!(b.as_slice(), &model[..], "after {step}");
+        }
+        // Written bytes are zeroed again when a cleared buffer is zero-extended.
+        b.clear();
+        b.extend_zeros(model.len());
+        assert!(b.as_slice().iter().all(|&x| x == 0));
+        let big = MutableBuffer::zeroed(3 << 20);
+        assert!(big.as_slice().iter().all(|&x| x == 0));
+        let frozen = big.freeze();
+        assert_eq!(frozen.len(), 3 << 20);
+        assert_eq!(frozen.as_ptr() as usize % ALIGNMENT, 0);
+    }
 }

@@ -179,7 +179,7 @@ impl MutableBitmap {
     /// assert_eq!(m.freeze().iter().collect::<Vec<_>>(), [true, true, false, true, true]);
     /// ```
     pub fn extend_from_bytes(&mut self, bytes: &[u8], offset: usize, len: usize) {
-        let end = offset.checked_add(len).expect("bit range overflows");
+        let end = offset.checked_add(len).expect("bit range overflows"); // ok: documented panic, as slicing
         assert!(
             end.div_ceil(8) <= bytes.len(),
             "bits [{offset}, {end}) out of bounds of {} bytes",

@@ -305,7 +305,7 @@ impl MutableBuffer {
     /// ```
     pub fn extend_constant<T: bytemuck::Pod>(&mut self, value: T, n: usize) {
         let size = std::mem::size_of::<T>();
-        let bytes = n.checked_mul(size).expect("buffer size overflows usize");
+        let bytes = n.checked_mul(size).expect("buffer size overflows usize"); // ok: like Vec
         self.reserve(bytes);
         let spare = self.spare(bytes);
         for chunk in spare.chunks_exact_mut(size) {
@@ -337,7 +337,7 @@ impl MutableBuffer {
         let bytes = iter
             .len()
             .checked_mul(size)
-            .expect("buffer size overflows usize");
+            .expect("buffer size overflows usize"); // ok: like Vec
         self.reserve(bytes);
         let mut written = 0;
         let spare = self.spare(bytes);

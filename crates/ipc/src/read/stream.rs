@@ -67,7 +67,7 @@ impl<R: Read> StreamReader<R> {
 
     /// The schema with its dictionary ids and byte order.
     pub fn ipc_schema(&self) -> &IpcSchema {
-        self.state.ipc_schema().expect("try_new read the schema")
+        self.state.ipc_schema().expect("try_new read the schema") // ok: set before try_new returns
     }
 
     /// The schema's custom metadata.
@@ -77,7 +77,7 @@ impl<R: Read> StreamReader<R> {
 
     /// The dictionaries read so far.
     pub fn dictionaries(&self) -> &DictionaryTable {
-        self.state.dictionaries().expect("try_new read the schema")
+        self.state.dictionaries().expect("try_new read the schema") // ok: set before try_new returns
     }
 
     /// The message-level custom metadata of the batch returned last (empty when it had none).

@@ -7,58 +7,22 @@ use crate::schema::{IpcSchema, ipc_children};
 use quiver_arrow::datatype::BufferKind;
 use quiver_arrow::{DataType, Error, Result, Schema};
 
-/// What a buffer holds.
+/// What a buffer holds: one of the type's buffers (the layout table's kinds; the validity slot
+/// of a union before metadata V5 is [`BufferKind::Validity`]), or a view's variadic data buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BufferRole {
-    /// The validity bitmap.
-    Validity,
-    /// Fixed-width values (or the value bits of a boolean).
-    Values,
-    /// Dictionary indices.
-    Indices,
-    /// Offsets (variable-size binary, lists, list views, dense unions).
-    Offsets,
-    /// List-view sizes.
-    Sizes,
-    /// The bytes of variable-size binary or strings.
-    Data,
-    /// The views of a binary or string view.
-    Views,
+    /// A buffer of the type's layout.
+    Fixed(BufferKind),
     /// Variadic data buffer `k` of a binary or string view.
     VariadicData(usize),
-    /// Union type ids.
-    TypeIds,
-}
-
-impl From<BufferKind> for BufferRole {
-    fn from(kind: BufferKind) -> Self {
-        match kind {
-            BufferKind::Validity => BufferRole::Validity,
-            BufferKind::Values => BufferRole::Values,
-            BufferKind::Indices => BufferRole::Indices,
-            BufferKind::Offsets => BufferRole::Offsets,
-            BufferKind::Sizes => BufferRole::Sizes,
-            BufferKind::Data => BufferRole::Data,
-            BufferKind::Views => BufferRole::Views,
-            BufferKind::TypeIds => BufferRole::TypeIds,
-        }
-    }
 }
 
 impl std::fmt::Display for BufferRole {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kind = match self {
-            BufferRole::VariadicData(k) => return write!(f, "data[{k}]"),
-            BufferRole::Validity => BufferKind::Validity,
-            BufferRole::Values => BufferKind::Values,
-            BufferRole::Indices => BufferKind::Indices,
-            BufferRole::Offsets => BufferKind::Offsets,
-            BufferRole::Sizes => BufferKind::Sizes,
-            BufferRole::Data => BufferKind::Data,
-            BufferRole::Views => BufferKind::Views,
-            BufferRole::TypeIds => BufferKind::TypeIds,
-        };
-        f.write_str(kind.name())
+        match self {
+            BufferRole::Fixed(kind) => f.write_str(kind.name()),
+            BufferRole::VariadicData(k) => write!(f, "data[{k}]"),
+        }
     }
 }
 
@@ -145,12 +109,9 @@ fn path_name(schema: &Schema, path: &[usize]) -> String {
 fn roles(dt: &DataType, v4_unions: bool) -> Vec<BufferRole> {
     let v4_slot = v4_unions && matches!(dt, DataType::Union(..));
     let layout = dt.layout();
-    let fixed = layout.buffers.iter().map(|&k| BufferRole::from(k));
-    v4_slot
-        .then_some(BufferRole::Validity)
-        .into_iter()
-        .chain(fixed)
-        .collect()
+    let kinds = v4_slot.then_some(BufferKind::Validity).into_iter();
+    let kinds = kinds.chain(layout.buffers.iter().copied());
+    kinds.map(BufferRole::Fixed).collect()
 }
 
 /// The walk over one message's nodes, buffers and variadic counts.

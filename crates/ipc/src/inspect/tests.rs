@@ -38,10 +38,19 @@ fn stream_messages_and_labels() {
         .iter()
         .map(|f| f.buffers.iter().map(|b| b.role).collect())
         .collect();
-    use BufferRole::*;
+    use quiver_arrow::datatype::BufferKind::*;
+    let fixed = |kinds: &[quiver_arrow::datatype::BufferKind]| {
+        kinds
+            .iter()
+            .map(|&k| BufferRole::Fixed(k))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(
         roles,
-        [vec![Validity, Values], vec![Validity, Offsets, Data]]
+        [
+            fixed(&[Validity, Values]),
+            fixed(&[Validity, Offsets, Data])
+        ]
     );
     assert_eq!((fields[1].path.as_str(), fields[1].null_count), ("s", 1));
 }

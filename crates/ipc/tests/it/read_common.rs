@@ -1,7 +1,8 @@
-//! Helpers shared by the read tests: the test-data folder and whole-input readers.
+//! Helpers shared by the read tests: the test-data folder, whole-input readers, the
+//! end-of-stream marker and metadata literals.
 
 use bytes::Bytes;
-use quiver_arrow::{RecordBatch, Result, SchemaRef};
+use quiver_arrow::{Metadata, RecordBatch, Result, SchemaRef};
 use quiver_ipc::read::{FileReader, StreamReader};
 use std::path::PathBuf;
 
@@ -74,4 +75,15 @@ pub fn batches_differ(
         }
     }
     None
+}
+
+/// The end-of-stream marker: continuation marker and a zero length.
+pub const EOS: [u8; 8] = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0];
+
+/// Metadata from `(key, value)` pairs.
+pub fn kv(pairs: &[(&str, &str)]) -> Metadata {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }

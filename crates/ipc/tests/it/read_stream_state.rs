@@ -2,6 +2,7 @@
 //! state: on the same bytes they give the same batches with the same message-level custom
 //! metadata, and the same errors naming the same message, however the bytes are chunked.
 
+use super::read_common::{EOS, kv};
 use super::write_data::dictionary_batches;
 use bytes::Bytes;
 use quiver_arrow::compute::first_difference;
@@ -10,15 +11,6 @@ use quiver_ipc::Codec;
 use quiver_ipc::message::{MessageKind, read_message};
 use quiver_ipc::read::{FileReader, StreamDecoder, StreamReader};
 use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
-
-const EOS: [u8; 8] = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0];
-
-fn kv(pairs: &[(&str, &str)]) -> Metadata {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
 
 /// Dictionary batches (deltas, replacements, nested dictionaries), each with its own message
 /// metadata: several keys, none, one.

@@ -3,24 +3,16 @@
 //! legacy prefix, errors, and the bytes pyarrow writes (needs `python3` with pyarrow; skips
 //! without it, except under `CI=true`).
 
+use super::read_common::{EOS, kv};
 use super::write_data::{all_types, batch_of};
 use super::write_pyarrow::{cleanup, pyarrow_available, python, scratch};
 use quiver_arrow::{
-    Array, DataType, Field, IntegerType, Metadata, PrimitiveArray, RecordBatch, Schema, TimeUnit,
+    Array, DataType, Field, IntegerType, PrimitiveArray, RecordBatch, Schema, TimeUnit,
 };
 use quiver_ipc::message::{Message, MessageKind};
 use quiver_ipc::write::{StreamWriter, WriteOptions};
 use quiver_ipc::{DictionaryFields, Endianness, IpcSchema};
 use std::sync::Arc;
-
-const EOS: [u8; 8] = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0];
-
-fn kv(pairs: &[(&str, &str)]) -> Metadata {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
 
 /// Every type the writer supports (dictionaries, nested dictionaries, lists, maps, unions…),
 /// an extension field with metadata of its own, and schema metadata.

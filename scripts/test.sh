@@ -14,10 +14,17 @@ if [ ! -d "$QUIVER_TEST_DATA" ]; then
   echo "warning: test data folder $QUIVER_TEST_DATA is missing; tests that need it will skip" >&2
 fi
 
-# Python packages used by interoperability tests (pyarrow reads what quiver writes).
-if ! python3 -c "import pyarrow" >/dev/null 2>&1; then
-  python3 -m pip install --quiet --disable-pip-version-check "pyarrow>=20"
-fi
+# Python packages used by interoperability tests (pyarrow, DuckDB and polars read what quiver
+# writes), installed from PyPI into the current Python when missing.
+for pkg in pyarrow duckdb polars; do
+  if ! python3 -c "import $pkg" >/dev/null 2>&1; then
+    case $pkg in
+      pyarrow) spec="pyarrow>=20" ;;
+      *) spec=$pkg ;;
+    esac
+    python3 -m pip install --quiet --disable-pip-version-check "$spec"
+  fi
+done
 
 # `script` (util-linux's bsdutils) runs the CLI in a pseudo-terminal for the terminal-width test.
 if ! command -v script >/dev/null 2>&1; then

@@ -28,7 +28,7 @@ mod tests;
 mod value;
 
 pub use table::{
-    TableOptions, TableWriter, pretty_format_batches, pretty_format_batches_with,
+    TableOptions, TableWriter, cell_width, pretty_format_batches, pretty_format_batches_with,
     pretty_format_columns,
 };
 pub(crate) use value::write_nested_value;

@@ -1,25 +1,22 @@
-//! A session typed as a new user would, in a pseudo-terminal of 80 columns (`script`): the
-//! table fits the terminal without `--width`.
+//! Sessions typed as a new user would, in a pseudo-terminal (`script`): the table fits the
+//! terminal without `--width`, and lines up whatever the characters.
 
 use crate::common::*;
 use std::process::Command;
 
-#[test]
-fn head_in_an_80_column_terminal() {
+/// Runs `quiver ARGS` in a pseudo-terminal set up by `stty SETUP`; its output (standard output
+/// and standard error together, as a terminal shows them), or `None` without `script`.
+fn in_terminal(stty: &str, args: &str) -> Option<String> {
     if Command::new("script").arg("--version").output().is_err() {
         assert!(
             std::env::var("CI").map_or(true, |v| v != "true"),
             "`script` (util-linux) is required when CI=true"
         );
         eprintln!("warning: `script` not found; skipping");
-        return;
+        return None;
     }
     let bin = assert_cmd::cargo::cargo_bin("quiver");
-    let session = format!(
-        "stty cols 80 rows 40; {} head {}",
-        bin.display(),
-        lineitem().display()
-    );
+    let session = format!("stty {stty}; {} {args}", bin.display());
     let out = Command::new("script")
         .args(["-q", "-e", "-c", &session, "/dev/null"])
         .env("TERM", "xterm")
@@ -28,9 +25,30 @@ fn head_in_an_80_column_terminal() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
     assert!(out.status.success(), "{text}");
+    Some(text)
+}
+
+/// The width of `line` in terminal cells (kana, CJK ideographs and the emoji used here are
+/// two cells, combining marks none).
+fn cells(line: &str) -> usize {
+    line.chars()
+        .map(|c| match c {
+            '\u{0300}'..='\u{036F}' => 0,
+            '\u{3040}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}' | '\u{1F300}'..='\u{1FAFF}' => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+#[test]
+fn head_in_an_80_column_terminal() {
+    let args = format!("head {}", lineitem().display());
+    let Some(text) = in_terminal("cols 80 rows 40", &args) else {
+        return;
+    };
     let table: Vec<&str> = text.lines().filter(|l| l.starts_with(['+', '|'])).collect();
     assert_eq!(table.len(), 14, "{text}");
-    assert!(text.contains("… 11 more columns: "), "{text}");
+    assert!(text.contains("… 12 more columns: "), "{text}");
     for line in &table {
         assert!(
             line.chars().count() <= 80,
@@ -50,4 +68,50 @@ fn head_in_an_80_column_terminal() {
         .filter(|l| l.starts_with(['+', '|']))
         .collect();
     assert_eq!(table, expected);
+}
+
+#[test]
+fn a_terminal_reporting_zero_rows_keeps_its_columns() {
+    let args = format!("head {}", lineitem().display());
+    let Some(text) = in_terminal("cols 80 rows 0", &args) else {
+        return;
+    };
+    let table: Vec<&str> = text.lines().filter(|l| l.starts_with(['+', '|'])).collect();
+    let expected = ok(&["head", s(&lineitem()), "--width", "80"]);
+    let expected: Vec<&str> = expected
+        .lines()
+        .filter(|l| l.starts_with(['+', '|']))
+        .collect();
+    assert_eq!(table, expected);
+}
+
+#[test]
+fn head_of_chinese_and_emoji_is_aligned_in_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("wide.csv");
+    std::fs::write(
+        &csv,
+        "id,name,note\n\
+         1,中文名字,ok\n\
+         2,emoji 😀🎉,e\u{301}t\u{e9}\n\
+         3,plain,混合 text 文字\n\
+         4,長い名前の列です長い名前の列です長い名前の列です長い名前の列です,x\n",
+    )
+    .unwrap();
+    for cols in [80, 41] {
+        let args = format!("head {}", csv.display());
+        let Some(text) = in_terminal(&format!("cols {cols} rows 40"), &args) else {
+            return;
+        };
+        let table: Vec<&str> = text.lines().filter(|l| l.starts_with(['+', '|'])).collect();
+        assert_eq!(table.len(), 4 + 4, "{text}");
+        let width = cells(table[0]);
+        for line in &table {
+            assert_eq!(cells(line), width, "not aligned at {cols} columns:\n{text}");
+        }
+        assert!(width <= cols, "{text}");
+        assert!(text.contains("| 中文名字 "), "{text}");
+        assert!(text.contains("| emoji 😀🎉 "), "{text}");
+        assert!(text.contains("| e\u{301}t\u{e9} "), "{text}");
+    }
 }

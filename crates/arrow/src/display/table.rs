@@ -1,6 +1,6 @@
 //! ASCII tables of record batches and columns.
 
-use super::value::write_value;
+use super::value::{write_field_value, write_value};
 use crate::array::Array;
 use crate::record_batch::RecordBatch;
 use std::fmt::Write;
@@ -54,7 +54,7 @@ pub fn pretty_format_batches(batches: &[RecordBatch]) -> String {
 
 /// Renders batches as one ASCII table: a `+---+` border, a header row with the column names of
 /// the first batch's schema, then every row of every batch, cells left-aligned and rendered
-/// with [`format_value`](super::format_value). Control characters in cells (such as line
+/// with [`write_field_value`](super::write_field_value) (UUIDs and bool8 shown as such). Control characters in cells (such as line
 /// breaks) are escaped (`\n`) to keep one line per row. Widths are counted in terminal cells
 /// (see [`cell_width`]: CJK and emoji are two, combining marks zero); cells are cut and padded
 /// by cells, never inside a character. No batches give an empty string.
@@ -70,7 +70,7 @@ pub fn pretty_format_batches_with(batches: &[RecordBatch], options: &TableOption
         .collect();
     let mut table = Table::new(header, options.max_rows);
     for batch in batches {
-        table.add_rows(batch.columns(), batch.num_rows());
+        table.add_batch(batch);
     }
     table.render(options.max_width)
 }
@@ -94,7 +94,7 @@ pub fn pretty_format_batches_with(batches: &[RecordBatch], options: &TableOption
 pub fn pretty_format_columns(name: &str, columns: &[Array]) -> String {
     let mut table = Table::new(vec![sanitize(name)], None);
     for c in columns {
-        table.add_rows(std::slice::from_ref(c), c.len());
+        table.add_rows(std::slice::from_ref(c), &[], c.len());
     }
     table.render(None)
 }
@@ -133,8 +133,15 @@ impl Table {
         }
     }
 
-    /// Adds rows `0..num_rows` of `columns`, up to the row limit.
-    fn add_rows(&mut self, columns: &[Array], num_rows: usize) {
+    /// Adds the rows of `batch` (values shown as their fields say), up to the row limit.
+    fn add_batch(&mut self, batch: &RecordBatch) {
+        let fields = &batch.schema().fields;
+        self.add_rows(batch.columns(), fields, batch.num_rows());
+    }
+
+    /// Adds rows `0..num_rows` of `columns`, the values of `fields` (when given), up to the
+    /// row limit.
+    fn add_rows(&mut self, columns: &[Array], fields: &[crate::FieldRef], num_rows: usize) {
         let room = self
             .max_rows
             .map_or(usize::MAX, |m| m.saturating_sub(self.rows.len()));
@@ -144,10 +151,14 @@ impl Table {
         for r in 0..shown {
             let row = columns
                 .iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(k, c)| {
                     buf.clear();
                     // Writing into a `String` cannot fail.
-                    let _ = write_value(&mut buf, c, r);
+                    let _ = match fields.get(k) {
+                        Some(f) => write_field_value(&mut buf, f, c, r),
+                        None => write_value(&mut buf, c, r),
+                    };
                     sanitize(&buf)
                 })
                 .collect();
@@ -315,7 +326,7 @@ impl TableWriter {
     pub fn write(&mut self, batches: &[RecordBatch]) -> String {
         let mut table = Table::new(Vec::new(), None);
         for batch in batches {
-            table.add_rows(batch.columns(), batch.num_rows());
+            table.add_batch(batch);
         }
         grow_widths(&mut self.natural, &table.rows);
         let layout = Layout::new(&self.natural, self.max_width);

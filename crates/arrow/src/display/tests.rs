@@ -722,3 +722,41 @@ fn narrow_tables_drop_columns_before_cutting_short_values() {
     assert!(!text.contains("2024-03-…"), "{text}");
     assert!(text.contains("… 1 more column: other"), "{text}");
 }
+
+fn extension_field(name: &str, extension: &str, dt: DataType) -> Field {
+    let m = [("ARROW:extension:name".to_string(), extension.to_string())].into();
+    Field::new(name, dt, true).with_metadata(m)
+}
+
+#[test]
+fn uuid_and_bool8_columns_show_their_values() {
+    let bytes: Vec<u8> = (0u8..16).chain([0xff; 16]).collect();
+    let uuids = Array::from(FixedSizeBinaryArray::try_new(16, 2, bytes.into(), None).unwrap());
+    let flags = Array::from(PrimitiveArray::<i8>::from_options([Some(1), None]));
+    let uuid = Arc::new(extension_field(
+        "id",
+        "arrow.uuid",
+        DataType::FixedSizeBinary(16),
+    ));
+    let list = list_of(vec![0, 2, 2], uuids.clone(), None);
+    let list = match list {
+        Array::List(l) => Array::from(
+            ListArray::try_new(uuid.clone(), l.offsets().clone(), uuids.clone(), None).unwrap(),
+        ),
+        _ => unreachable!(),
+    };
+    let schema = Arc::new(Schema::new(vec![
+        (*uuid).clone(),
+        extension_field("ok", "arrow.bool8", DataType::Int8),
+        Field::new("ids", list.data_type().clone(), true),
+        Field::new("raw", DataType::FixedSizeBinary(16), true),
+    ]));
+    let batch = RecordBatch::try_new(schema, vec![uuids.clone(), flags, list, uuids]).unwrap();
+    let text = pretty_format_batches(&[batch]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[3],
+        "| 00010203-0405-0607-0809-0a0b0c0d0e0f | true | [00010203-0405-0607-0809-0a0b0c0d0e0f, ffffffff-ffff-ffff-ffff-ffffffffffff] | 0x000102030405060708090a0b0c0d0e0f |"
+    );
+    assert!(lines[4].starts_with("| ffffffff-ffff-ffff-ffff-ffffffffffff | null | []"));
+}

@@ -42,3 +42,115 @@ fn width_zero_is_a_usage_error() {
     let e = fails(&["head", s(&lineitem()), "--width", "0"], 2);
     assert!(e.contains("--width"), "{e}");
 }
+
+/// The cells of the table rows (not borders) of `quiver head/cat` output.
+fn table_cells(out: &str) -> Vec<Vec<String>> {
+    out.lines()
+        .filter(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// (name, type) of each column of the first record batch in `quiver meta --verbose`: the
+/// cells under the `field` and `type` headers, for the rows that are not indented children.
+fn meta_column_types(out: &str) -> Vec<(String, String)> {
+    let section = out
+        .split("\nrecord batch 0:")
+        .nth(1)
+        .expect("a record batch");
+    let mut lines = section.lines().skip(1);
+    let header = lines.next().unwrap();
+    let (ty, len) = (header.find("type").unwrap(), header.find("length").unwrap());
+    lines
+        .take_while(|l| !l.is_empty())
+        .filter(|l| !l[2..].starts_with(' '))
+        .map(|l| {
+            let chars: Vec<char> = l.chars().collect();
+            let cell = |a: usize, b: usize| chars[a..b].iter().collect::<String>();
+            (
+                cell(0, ty).trim().to_string(),
+                cell(ty, len).trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn schema_and_meta_spell_types_as_pyarrow_and_tables_show_uuid_and_bool8() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("typed.arrow");
+    let out = std::process::Command::new(py)
+        .arg(script("typed_file.py"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pyarrow: Vec<(String, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (name, ty) = l.split_once('\t').unwrap();
+            (name.to_string(), ty.to_string())
+        })
+        .collect();
+    assert!(pyarrow.len() > 20, "{pyarrow:?}");
+
+    let schema = ok(&["schema", s(&file)]);
+    let ours: Vec<(String, String)> = schema
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .map(|l| {
+            let (name, rest) = l.trim_start().split_once(": ").unwrap();
+            let ty = rest
+                .split("  [")
+                .next()
+                .unwrap()
+                .trim_end_matches(" not null");
+            (name.to_string(), ty.to_string())
+        })
+        .collect();
+    assert_eq!(ours, pyarrow, "quiver schema:\n{schema}");
+
+    let meta = ok(&["meta", "--verbose", s(&file)]);
+    assert_eq!(
+        meta_column_types(&meta),
+        pyarrow,
+        "quiver meta --verbose:\n{meta}"
+    );
+
+    let head = ok(&["head", s(&file), "--columns", "u,b8,lu"]);
+    let cells = table_cells(&head);
+    let rows: Vec<Vec<&str>> = cells
+        .iter()
+        .map(|r| r.iter().map(String::as_str).collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["u", "b8", "lu"],
+            vec![
+                "12345678-1234-5678-9abc-def012345678",
+                "true",
+                "[12345678-1234-5678-9abc-def012345678, null]"
+            ],
+            vec!["null", "false", "[]"],
+            vec![
+                "ffffffff-ffff-ffff-ffff-ffffffffffff",
+                "null",
+                "[ffffffff-ffff-ffff-ffff-ffffffffffff]"
+            ],
+        ],
+        "{head}"
+    );
+}

@@ -7,6 +7,12 @@ use std::process::Command;
 /// Runs `quiver ARGS` in a pseudo-terminal set up by `stty SETUP`; its output (standard output
 /// and standard error together, as a terminal shows them), or `None` without `script`.
 fn in_terminal(stty: &str, args: &str) -> Option<String> {
+    let bin = assert_cmd::cargo::cargo_bin("quiver");
+    in_terminal_shell(&format!("stty {stty}; {} {args}", bin.display()))
+}
+
+/// Runs the shell command `session` in a pseudo-terminal (see [`in_terminal`]).
+fn in_terminal_shell(session: &str) -> Option<String> {
     if Command::new("script").arg("--version").output().is_err() {
         assert!(
             std::env::var("CI").map_or(true, |v| v != "true"),
@@ -15,10 +21,8 @@ fn in_terminal(stty: &str, args: &str) -> Option<String> {
         eprintln!("warning: `script` not found; skipping");
         return None;
     }
-    let bin = assert_cmd::cargo::cargo_bin("quiver");
-    let session = format!("stty {stty}; {} {args}", bin.display());
     let out = Command::new("script")
-        .args(["-q", "-e", "-c", &session, "/dev/null"])
+        .args(["-q", "-e", "-c", session, "/dev/null"])
         .env("TERM", "xterm")
         .env_remove("COLUMNS")
         .output()
@@ -114,4 +118,39 @@ fn head_of_chinese_and_emoji_is_aligned_in_a_terminal() {
         assert!(text.contains("| emoji 😀🎉 "), "{text}");
         assert!(text.contains("| e\u{301}t\u{e9} "), "{text}");
     }
+}
+
+#[test]
+fn long_work_ends_with_a_summary_line_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("quiver");
+    let convert = |out: &str, pause: &str| {
+        let out = dir.path().join(out);
+        in_terminal_shell(&format!(
+            "stty cols 80 rows 24; (printf 'a\\n1\\n'; sleep {pause}; printf '2\\n') | {} convert - {} --from csv",
+            bin.display(),
+            out.display()
+        ))
+    };
+    let Some(slow) = convert("slow.arrow", "2") else {
+        return;
+    };
+    let line = slow
+        .lines()
+        .find(|l| l.contains("converting: "))
+        .unwrap_or_else(|| panic!("no summary line: {slow:?}"));
+    // After the bar's last drawing and the escape sequence that cleared it.
+    let summary = line.rsplit(['\r']).next().unwrap();
+    let summary = summary.rsplit("\u{1b}[2K").next().unwrap().trim();
+    let (head, secs) = summary.split_once(" in ").unwrap();
+    assert_eq!(head, "converting: 2 rows, 6 B");
+    let secs: f64 = secs.trim_end_matches(" s").parse().unwrap();
+    assert!((2.0..10.0).contains(&secs), "{summary:?}");
+    let Some(quick) = convert("quick.arrow", "0") else {
+        return;
+    };
+    assert!(
+        !quick.contains("converting"),
+        "short work: no summary: {quick:?}"
+    );
 }

@@ -4,7 +4,7 @@
 //! renders it.
 
 use anyhow::{Result, anyhow};
-use quiver_arrow::display::{format_field_type, format_type};
+use quiver_arrow::display::{cell_width, format_field_type, format_type};
 use quiver_arrow::{Field, FieldRef};
 use quiver_ipc::inspect::{
     BlockInfo, BufferLabel, FieldLayout, FileLayout, Framing, MessageHeader, MessageInfo,
@@ -502,13 +502,13 @@ fn thousands(n: impl std::fmt::Display) -> String {
 /// Prints `rows` under `header` in columns two spaces apart, indented by two. The last cell
 /// of a row is not padded and does not widen its column (error messages end short rows).
 fn table(header: &[&str], rows: Vec<Vec<String>>, out: &mut dyn Write) -> Result<()> {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| cell_width(h)).collect();
     for row in &rows {
         for (w, cell) in widths
             .iter_mut()
             .zip(row.iter().take(row.len().saturating_sub(1)))
         {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(cell_width(cell));
         }
     }
     let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
@@ -520,7 +520,8 @@ fn table(header: &[&str], rows: Vec<Vec<String>>, out: &mut dyn Write) -> Result
             } else {
                 0
             };
-            line.push_str(&format!(" {cell:<pad$} "));
+            let fill = pad.saturating_sub(cell_width(cell));
+            line.push_str(&format!(" {cell}{} ", " ".repeat(fill)));
         }
         writeln!(out, "{}", line.trim_end())?;
     }

@@ -136,9 +136,9 @@ pub struct ViewArgs {
     /// Only these columns, in this order (comma-separated names).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub columns: Option<Vec<String>>,
-    /// Fit tables into this many characters (default: the terminal's width when standard
-    /// output is a terminal; no limit otherwise).
-    #[arg(long, value_name = "N")]
+    /// Fit tables into this many terminal cells, at least 1 (default: the terminal's width
+    /// when standard output is a terminal; no limit, nothing cut, otherwise).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub width: Option<usize>,
 }
 

@@ -92,18 +92,31 @@ impl RowWindow {
 /// The width to fit tables into: `--width`, else the terminal's when standard output is one.
 fn table_width(width: Option<usize>) -> Option<usize> {
     width.or_else(|| {
-        let out = std::io::stdout();
-        if !out.is_terminal() {
+        if !std::io::stdout().is_terminal() {
             return None;
         }
-        console::Term::stdout()
-            .size_checked()
-            .map(|(_, cols)| usize::from(cols))
+        terminal_columns().or_else(|| std::env::var("COLUMNS").ok()?.parse().ok())
     })
 }
 
-/// Rows per piece of a streamed table: the first piece decides the column widths, and memory
-/// stays bounded whatever the number of rows.
+/// The column count of the terminal on standard output, when it reports one. A terminal that
+/// reports 0 rows (some pseudo-terminals) still has its columns.
+#[cfg(unix)]
+fn terminal_columns() -> Option<usize> {
+    let size = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+    (size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+/// The column count of the terminal on standard output, when it reports one.
+#[cfg(not(unix))]
+fn terminal_columns() -> Option<usize> {
+    console::Term::stdout()
+        .size_checked()
+        .map(|(_, cols)| usize::from(cols))
+}
+
+/// Rows per piece of a streamed table: memory stays bounded whatever the number of rows; a
+/// piece with wider values than the ones before widens the columns (the header is drawn again).
 const TABLE_PAGE_ROWS: usize = 10_000;
 
 fn print_table(input: &mut Input, rows: &mut RowWindow, width: Option<usize>) -> Result<()> {

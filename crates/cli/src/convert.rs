@@ -19,10 +19,13 @@ pub fn run(a: &ConvertArgs, quiet: bool) -> Result<ExitCode> {
     check_write_args(to, &a.write)?;
     let mut read = a.read.clone();
     read.batch_size = a.write.batch_size;
+    // The work (and the rate) counts from here: opening may read a sample to infer types.
+    let mut progress = Progress::new(quiet, "converting");
     let mut input = Input::open(&a.input, &read, a.columns.as_deref())?;
     let mut writer = Writer::start(&a.output, input.schema(), &a.write, to)?;
-    let mut progress = Progress::new(quiet, "converting");
+    progress.set_input_bytes(std::fs::metadata(&a.input).ok().map(|m| m.len()));
     while let Some(b) = input.next_batch()? {
+        progress.add_rows(b.num_rows());
         writer.write(b)?;
         progress.update(input.position());
     }
@@ -51,7 +54,9 @@ pub fn run_generate(a: &GenerateArgs, quiet: bool) -> Result<ExitCode> {
     });
     let mut done = 0;
     let result = rx.iter().try_for_each(|b| {
-        writer.write(b.context("generating data")?)?;
+        let b = b.context("generating data")?;
+        progress.add_rows(b.num_rows());
+        writer.write(b)?;
         done += 1;
         progress.update(Position::Batches(done, total));
         anyhow::Ok(())

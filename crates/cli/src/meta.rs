@@ -4,6 +4,8 @@
 //! renders it.
 
 use anyhow::{Result, anyhow};
+use quiver_arrow::display::{cell_width, format_field_type, format_type};
+use quiver_arrow::{Field, FieldRef};
 use quiver_ipc::inspect::{
     BlockInfo, BufferLabel, FieldLayout, FileLayout, Framing, MessageHeader, MessageInfo,
     StreamEnd, StreamLayout, StreamMessage, inspect_file, inspect_stream, label_buffers,
@@ -243,11 +245,33 @@ fn message_details(
         Err(e) => return unlabelled(m, &e.to_string(), out),
     };
     let header = ["field", "type", "length", "nulls", "buffers"];
-    let rows = fields.iter().map(field_row).collect();
+    let mut known = Vec::new();
+    if m.dictionary_id.is_none() {
+        preorder_fields(&schema.schema.fields, &mut known);
+    }
+    let rows = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let field = known.get(i).filter(|k| k.data_type() == &f.data_type);
+            field_row(f, field.map(|k| &**k))
+        })
+        .collect();
     table(&header, rows, out)
 }
 
-fn field_row(f: &FieldLayout) -> Vec<String> {
+/// The fields under `fields`, in the order a record batch's field nodes are labelled: each
+/// field followed by the children of its type's layout.
+fn preorder_fields(fields: &[FieldRef], out: &mut Vec<FieldRef>) {
+    for f in fields {
+        out.push(f.clone());
+        let children: Vec<FieldRef> = f.data_type().layout().children.iter().cloned().collect();
+        preorder_fields(&children, out);
+    }
+}
+
+/// A node's row; its type spelled from `field` (extension types included) when known.
+fn field_row(f: &FieldLayout, field: Option<&Field>) -> Vec<String> {
     let name = format!(
         "{}{}",
         "  ".repeat(f.depth),
@@ -256,7 +280,7 @@ fn field_row(f: &FieldLayout) -> Vec<String> {
     let buffers: Vec<String> = f.buffers.iter().map(buffer_cell).collect();
     vec![
         name,
-        f.data_type.to_string(),
+        field.map_or_else(|| format_type(&f.data_type), format_field_type),
         thousands(f.length),
         thousands(f.null_count),
         if buffers.is_empty() {
@@ -478,13 +502,13 @@ fn thousands(n: impl std::fmt::Display) -> String {
 /// Prints `rows` under `header` in columns two spaces apart, indented by two. The last cell
 /// of a row is not padded and does not widen its column (error messages end short rows).
 fn table(header: &[&str], rows: Vec<Vec<String>>, out: &mut dyn Write) -> Result<()> {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| cell_width(h)).collect();
     for row in &rows {
         for (w, cell) in widths
             .iter_mut()
             .zip(row.iter().take(row.len().saturating_sub(1)))
         {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(cell_width(cell));
         }
     }
     let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
@@ -496,7 +520,8 @@ fn table(header: &[&str], rows: Vec<Vec<String>>, out: &mut dyn Write) -> Result
             } else {
                 0
             };
-            line.push_str(&format!(" {cell:<pad$} "));
+            let fill = pad.saturating_sub(cell_width(cell));
+            line.push_str(&format!(" {cell}{} ", " ".repeat(fill)));
         }
         writeln!(out, "{}", line.trim_end())?;
     }
@@ -607,7 +632,7 @@ mod tests {
             .rfind(|l| l.trim_start().starts_with("i "))
             .unwrap();
         assert!(
-            i.contains("Int32") && i.contains("1,000") && i.contains("validity [0, 0)"),
+            i.contains("  int32  ") && i.contains("1,000") && i.contains("validity [0, 0)"),
             "{i}"
         );
         assert!(i.contains("values [") && i.contains("→ 4,000"), "{i}");

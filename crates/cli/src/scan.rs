@@ -54,7 +54,8 @@ pub fn run(a: &ScanArgs, quiet: bool) -> Result<ExitCode> {
         _ => (sequential(&mut input, &mut progress)?, 1),
     };
     let elapsed = start.elapsed();
-    progress.finish();
+    // The report below says what a summary line would.
+    progress.clear();
     let report = Report {
         input: &input,
         totals,

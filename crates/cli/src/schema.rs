@@ -1,9 +1,11 @@
-//! `quiver schema`: the fields as an indented tree with pyarrow-style type names.
+//! `quiver schema`: the fields as an indented tree, each type spelled as pyarrow spells it
+//! (`quiver_arrow::display::format_field_type`, as `meta --verbose` does).
 
 use crate::args::InputArgs;
 use crate::source::Input;
 use anyhow::Result;
-use quiver_arrow::{DataType, Field, IntervalUnit, Metadata, Schema, UnionMode};
+use quiver_arrow::display::format_field_type;
+use quiver_arrow::{Field, Metadata, Schema};
 use quiver_ipc::IpcSchema;
 use quiver_ipc::schema::ipc_children;
 use std::fmt::Write as _;
@@ -25,8 +27,9 @@ pub fn run(args: &InputArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The schema as text: a title line, one line per field (children indented under their
-/// parent), field metadata under its field, then the schema metadata.
+/// The schema as text: a title line, one line per field with its full type (children again
+/// on the lines below it, indented, as pyarrow prints a schema), field metadata under its
+/// field, then the schema metadata.
 pub fn render(label: &str, format: &str, schema: &Schema, ipc: Option<&IpcSchema>) -> String {
     let n = schema.fields.len();
     let mut s = format!("{label}: {format}, {n} column{}\n", plural(n));
@@ -55,7 +58,7 @@ fn field_lines(
     ipc: Option<&IpcSchema>,
 ) {
     let indent = "  ".repeat(depth);
-    let _ = write!(s, "{indent}{}: {}", f.name(), type_name(f.data_type()));
+    let _ = write!(s, "{indent}{}: {}", f.name(), format_field_type(f));
     if !f.is_nullable() {
         s.push_str(" not null");
     }
@@ -91,90 +94,5 @@ fn metadata_lines(s: &mut String, m: &Metadata, depth: usize) {
     let indent = "  ".repeat(depth);
     for (k, v) in m {
         let _ = writeln!(s, "{indent}{k:?}: {v:?}");
-    }
-}
-
-/// A type's name as pyarrow prints it; nested types give their kind only (their children are
-/// listed on the lines below).
-pub fn type_name(dt: &DataType) -> String {
-    use DataType::*;
-    match dt {
-        Null => "null".into(),
-        Boolean => "bool".into(),
-        Int8 => "int8".into(),
-        Int16 => "int16".into(),
-        Int32 => "int32".into(),
-        Int64 => "int64".into(),
-        UInt8 => "uint8".into(),
-        UInt16 => "uint16".into(),
-        UInt32 => "uint32".into(),
-        UInt64 => "uint64".into(),
-        Float16 => "halffloat".into(),
-        Float32 => "float".into(),
-        Float64 => "double".into(),
-        Utf8 => "string".into(),
-        LargeUtf8 => "large_string".into(),
-        Utf8View => "string_view".into(),
-        Binary => "binary".into(),
-        LargeBinary => "large_binary".into(),
-        BinaryView => "binary_view".into(),
-        _ => temporal_or_nested(dt),
-    }
-}
-
-fn temporal_or_nested(dt: &DataType) -> String {
-    use DataType::*;
-    match dt {
-        Decimal32 { precision, scale } => format!("decimal32({precision}, {scale})"),
-        Decimal64 { precision, scale } => format!("decimal64({precision}, {scale})"),
-        Decimal128 { precision, scale } => format!("decimal128({precision}, {scale})"),
-        Decimal256 { precision, scale } => format!("decimal256({precision}, {scale})"),
-        Date32 => "date32[day]".into(),
-        Date64 => "date64[ms]".into(),
-        Time32(u) => format!("time32[{u}]"),
-        Time64(u) => format!("time64[{u}]"),
-        Timestamp(u, None) => format!("timestamp[{u}]"),
-        Timestamp(u, Some(tz)) => format!("timestamp[{u}, tz={tz}]"),
-        Duration(u) => format!("duration[{u}]"),
-        Interval(IntervalUnit::YearMonth) => "month_interval".into(),
-        Interval(IntervalUnit::DayTime) => "day_time_interval".into(),
-        Interval(IntervalUnit::MonthDayNano) => "month_day_nano_interval".into(),
-        FixedSizeBinary(n) => format!("fixed_size_binary[{n}]"),
-        _ => nested_name(dt),
-    }
-}
-
-fn nested_name(dt: &DataType) -> String {
-    use DataType::*;
-    match dt {
-        List(_) => "list".into(),
-        LargeList(_) => "large_list".into(),
-        ListView(_) => "list_view".into(),
-        LargeListView(_) => "large_list_view".into(),
-        FixedSizeList(_, n) => format!("fixed_size_list[{n}]"),
-        Struct(_) => "struct".into(),
-        Map(_, false) => "map".into(),
-        Map(_, true) => "map (keys sorted)".into(),
-        Union(u, mode) => {
-            let m = if *mode == UnionMode::Sparse {
-                "sparse"
-            } else {
-                "dense"
-            };
-            let ids: Vec<String> = u.type_ids().iter().map(|i| i.to_string()).collect();
-            format!("{m}_union[type ids {}]", ids.join(","))
-        }
-        Dictionary {
-            key,
-            value,
-            ordered,
-        } => format!(
-            "dictionary<values={}, indices={}, ordered={}>",
-            type_name(value),
-            type_name(&key.data_type()),
-            u8::from(*ordered)
-        ),
-        RunEndEncoded(r, _) => format!("run_end_encoded<run_ends={}>", type_name(r.data_type())),
-        other => format!("{other}"),
     }
 }

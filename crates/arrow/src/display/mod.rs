@@ -4,7 +4,10 @@
 //!   `2020-01-31`, `123.45`, `[1, 2, null]`, `{a: 1, b: "x"}`, …; the full list is on
 //!   [`format_value`]).
 //! - [`pretty_format_batches`], [`pretty_format_batches_with`] ([`TableOptions`]: width and row
-//!   limits) and [`pretty_format_columns`]: ASCII tables.
+//!   limits), [`TableWriter`] (piece by piece) and [`pretty_format_columns`]: ASCII tables,
+//!   measured in terminal cells ([`cell_width`]).
+//! - [`format_type`] / [`format_field_type`]: a type as pyarrow spells it
+//!   (`timestamp[ms, tz=UTC]`, `list<item: int32>`, `extension<arrow.uuid>`).
 //!
 //! Dates are computed from days since the epoch with the proleptic Gregorian calendar; no time
 //! zone database is used (fixed offsets are applied, named zones are annotated).
@@ -25,11 +28,13 @@ mod table;
 mod temporal;
 #[cfg(test)]
 mod tests;
+mod types;
 mod value;
 
 pub use table::{
-    TableOptions, TableWriter, pretty_format_batches, pretty_format_batches_with,
+    TableOptions, TableWriter, cell_width, pretty_format_batches, pretty_format_batches_with,
     pretty_format_columns,
 };
+pub use types::{KnownExtension, format_field_type, format_type};
 pub(crate) use value::write_nested_value;
-pub use value::{format_value, write_value};
+pub use value::{format_value, write_field_value, write_value};

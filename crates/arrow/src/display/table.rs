@@ -1,9 +1,10 @@
 //! ASCII tables of record batches and columns.
 
-use super::value::write_value;
+use super::value::{write_field_value, write_value};
 use crate::array::Array;
 use crate::record_batch::RecordBatch;
 use std::fmt::Write;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Options for [`pretty_format_batches_with`].
 ///
@@ -15,10 +16,11 @@ use std::fmt::Write;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableOptions {
-    /// Fit every line into this many characters by narrowing the widest columns and
-    /// truncating their cells with `…`. When the columns cannot all keep 8 characters (or
-    /// their full content, if shorter), the table shows its first columns and a `…` column, and
-    /// a last line names the columns left out. A width too small for even that is exceeded.
+    /// Fit every line into this many terminal cells by narrowing the widest columns and
+    /// truncating their cells with `…`. When the columns cannot all keep 12 cells (or their
+    /// full content, if shorter), the table shows its first columns and a `…` column, and a last
+    /// line names the columns left out: short values such as dates are never cut. A width too
+    /// small for even one column is exceeded. `None`: nothing is ever cut.
     pub max_width: Option<usize>,
     /// Show at most this many rows; a line under the table says how many were left out.
     pub max_rows: Option<usize>,
@@ -52,10 +54,10 @@ pub fn pretty_format_batches(batches: &[RecordBatch]) -> String {
 
 /// Renders batches as one ASCII table: a `+---+` border, a header row with the column names of
 /// the first batch's schema, then every row of every batch, cells left-aligned and rendered
-/// with [`format_value`](super::format_value). Control characters in cells (such as line
-/// breaks) are escaped (`\n`) to keep one line per row. Widths are counted in `char`s, each
-/// counted as one column (wide characters such as CJK are not measured double). No batches
-/// give an empty string.
+/// with [`write_field_value`](super::write_field_value) (UUIDs and bool8 shown as such). Control characters in cells (such as line
+/// breaks) are escaped (`\n`) to keep one line per row. Widths are counted in terminal cells
+/// (see [`cell_width`]: CJK and emoji are two, combining marks zero); cells are cut and padded
+/// by cells, never inside a character. No batches give an empty string.
 pub fn pretty_format_batches_with(batches: &[RecordBatch], options: &TableOptions) -> String {
     let Some(first) = batches.first() else {
         return String::new();
@@ -68,7 +70,7 @@ pub fn pretty_format_batches_with(batches: &[RecordBatch], options: &TableOption
         .collect();
     let mut table = Table::new(header, options.max_rows);
     for batch in batches {
-        table.add_rows(batch.columns(), batch.num_rows());
+        table.add_batch(batch);
     }
     table.render(options.max_width)
 }
@@ -92,7 +94,7 @@ pub fn pretty_format_batches_with(batches: &[RecordBatch], options: &TableOption
 pub fn pretty_format_columns(name: &str, columns: &[Array]) -> String {
     let mut table = Table::new(vec![sanitize(name)], None);
     for c in columns {
-        table.add_rows(std::slice::from_ref(c), c.len());
+        table.add_rows(std::slice::from_ref(c), &[], c.len());
     }
     table.render(None)
 }
@@ -131,8 +133,15 @@ impl Table {
         }
     }
 
-    /// Adds rows `0..num_rows` of `columns`, up to the row limit.
-    fn add_rows(&mut self, columns: &[Array], num_rows: usize) {
+    /// Adds the rows of `batch` (values shown as their fields say), up to the row limit.
+    fn add_batch(&mut self, batch: &RecordBatch) {
+        let fields = &batch.schema().fields;
+        self.add_rows(batch.columns(), fields, batch.num_rows());
+    }
+
+    /// Adds rows `0..num_rows` of `columns`, the values of `fields` (when given), up to the
+    /// row limit.
+    fn add_rows(&mut self, columns: &[Array], fields: &[crate::FieldRef], num_rows: usize) {
         let room = self
             .max_rows
             .map_or(usize::MAX, |m| m.saturating_sub(self.rows.len()));
@@ -142,10 +151,14 @@ impl Table {
         for r in 0..shown {
             let row = columns
                 .iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(k, c)| {
                     buf.clear();
                     // Writing into a `String` cannot fail.
-                    let _ = write_value(&mut buf, c, r);
+                    let _ = match fields.get(k) {
+                        Some(f) => write_field_value(&mut buf, f, c, r),
+                        None => write_value(&mut buf, c, r),
+                    };
                     sanitize(&buf)
                 })
                 .collect();
@@ -154,7 +167,10 @@ impl Table {
     }
 
     fn render(&self, max_width: Option<usize>) -> String {
-        let layout = Layout::new(&self.header, &self.rows, max_width);
+        let mut natural = Vec::new();
+        grow_widths(&mut natural, std::slice::from_ref(&self.header));
+        grow_widths(&mut natural, &self.rows);
+        let layout = Layout::new(&natural, max_width);
         let mut out = String::new();
         layout.write_head(&mut out, &self.header);
         for row in &self.rows {
@@ -171,8 +187,8 @@ impl Table {
     }
 }
 
-/// Which columns a table shows and how wide they are, decided from the header and the rows
-/// seen first.
+/// Which columns a table shows and how wide they are (in cells), decided from the widest cell
+/// of each column.
 #[derive(Clone, Debug)]
 struct Layout {
     /// Leading columns shown; the others are left out behind a `…` column.
@@ -183,13 +199,9 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(header: &[String], rows: &[Vec<String>], max_width: Option<usize>) -> Layout {
-        let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-        for row in rows {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(cell.chars().count());
-            }
-        }
+    /// The layout for columns whose widest cells (header included) are `natural` cells wide.
+    fn new(natural: &[usize], max_width: Option<usize>) -> Layout {
+        let mut widths = natural.to_vec();
         let shown = max_width.map_or(widths.len(), |max| columns_that_fit(&widths, max));
         if shown < widths.len() {
             widths.truncate(shown);
@@ -240,22 +252,24 @@ impl Layout {
         }
         let n = hidden.len();
         let s = if n == 1 { "" } else { "s" };
-        let mut line = format!("… {n} more column{s}: {}", hidden.join(", "));
-        if let Some(max) = max_width {
-            if line.chars().count() > max {
-                line = line.chars().take(max.saturating_sub(1)).collect();
-                line.push('…');
+        let line = format!("… {n} more column{s}: {}", hidden.join(", "));
+        match max_width {
+            Some(max) if cell_width(&line) > max => {
+                out.push_str(prefix_within(&line, max.saturating_sub(1)).0);
+                out.push('…');
             }
+            _ => out.push_str(&line),
         }
-        out.push_str(&line);
         out.push('\n');
     }
 }
 
-/// Renders a table a piece at a time, for outputs too large to hold: the first
-/// [`TableWriter::write`] decides which columns are shown and their widths (from its rows, as
-/// [`pretty_format_batches_with`] would), later rows are cut or padded to them. Rows written in
-/// one piece give exactly [`pretty_format_batches_with`]'s table (without a row limit).
+/// Renders a table a piece at a time, for outputs too large to hold. Each
+/// [`TableWriter::write`] measures its rows: when they need wider columns than the rows before
+/// them (within [`TableOptions::max_width`], if any), the border and header are drawn again
+/// with the new widths above them. So nothing is ever cut without a width limit, and within
+/// one cells are cut (with `…`) only where the limit leaves no room. Rows written in one piece
+/// give exactly [`pretty_format_batches_with`]'s table (without a row limit).
 ///
 /// ```
 /// use quiver_arrow::{Array, PrimitiveArray, RecordBatch, Schema, Field, DataType};
@@ -269,13 +283,26 @@ impl Layout {
 /// let mut text = w.write(&[batch(vec![1, 2])]);
 /// text += &w.write(&[batch(vec![333])]);
 /// text += &w.finish();
-/// // Widths come from the first piece: the later 333 is cut to one character.
-/// assert_eq!(text, "+---+\n| n |\n+---+\n| 1 |\n| 2 |\n| … |\n+---+\n");
+/// // The later 333 needs a wider column: the header is drawn again above it.
+/// assert_eq!(text, "\
+/// +---+
+/// | n |
+/// +---+
+/// | 1 |
+/// | 2 |
+/// +-----+
+/// | n   |
+/// +-----+
+/// | 333 |
+/// +-----+
+/// ");
 /// ```
 #[derive(Debug)]
 pub struct TableWriter {
     header: Vec<String>,
     max_width: Option<usize>,
+    /// The widest cell of each column so far, header included.
+    natural: Vec<usize>,
     layout: Option<Layout>,
 }
 
@@ -283,30 +310,39 @@ impl TableWriter {
     /// A table of `schema`'s columns; [`TableOptions::max_rows`] is not used (the caller
     /// chooses the rows).
     pub fn new(schema: &crate::Schema, options: TableOptions) -> TableWriter {
+        let header: Vec<String> = schema.fields.iter().map(|f| sanitize(f.name())).collect();
+        let mut natural = Vec::new();
+        grow_widths(&mut natural, std::slice::from_ref(&header));
         TableWriter {
-            header: schema.fields.iter().map(|f| sanitize(f.name())).collect(),
+            header,
             max_width: options.max_width,
+            natural,
             layout: None,
         }
     }
 
-    /// The rows of `batches` (preceded by the border and header the first time).
+    /// The rows of `batches`, preceded by the border and header the first time and whenever
+    /// these rows need other column widths than the rows before.
     pub fn write(&mut self, batches: &[RecordBatch]) -> String {
         let mut table = Table::new(Vec::new(), None);
         for batch in batches {
-            table.add_rows(batch.columns(), batch.num_rows());
+            table.add_batch(batch);
         }
+        grow_widths(&mut self.natural, &table.rows);
+        let layout = Layout::new(&self.natural, self.max_width);
         let mut out = String::new();
-        let layout = match &self.layout {
-            Some(l) => l,
-            None => {
-                let l = Layout::new(&self.header, &table.rows, self.max_width);
-                l.write_head(&mut out, &self.header);
-                self.layout.insert(l)
+        let changed = self
+            .layout
+            .as_ref()
+            .is_none_or(|l| l.shown != layout.shown || l.widths != layout.widths);
+        if changed {
+            layout.write_head(&mut out, &self.header);
+            self.layout = Some(layout);
+        }
+        if let Some(layout) = &self.layout {
+            for row in &table.rows {
+                layout.write_row(&mut out, row);
             }
-        };
-        for row in &table.rows {
-            layout.write_row(&mut out, row);
         }
         out
     }
@@ -326,9 +362,61 @@ impl TableWriter {
     }
 }
 
-/// Columns narrower than this (or than their content) are not shown; the table is cut
-/// instead.
-const MIN_COLUMN_WIDTH: usize = 8;
+/// Raises `widths` to the cell widths of `rows` (extending it to the longest row).
+fn grow_widths(widths: &mut Vec<usize>, rows: &[Vec<String>]) {
+    for row in rows {
+        if widths.len() < row.len() {
+            widths.resize(row.len(), 0);
+        }
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell_width(cell));
+        }
+    }
+}
+
+/// The width of `s` in terminal cells, as [`unicode_width`] counts it: East Asian wide and
+/// fullwidth characters and emoji are two cells, combining marks and zero-width joiners none,
+/// everything else one.
+///
+/// ```
+/// use quiver_arrow::display::cell_width;
+/// assert_eq!(cell_width("abc"), 3);
+/// assert_eq!(cell_width("中文"), 4);
+/// assert_eq!(cell_width("e\u{301}"), 1);
+/// ```
+pub fn cell_width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// The longest prefix of `s` at most `cells` wide that ends between two characters clusters
+/// (never before a zero-width character such as a combining mark, nor after a zero-width
+/// joiner), and its width in cells.
+fn prefix_within(s: &str, cells: usize) -> (&str, usize) {
+    let (mut end, mut used, mut start) = (0, 0, 0);
+    let mut after_joiner = false;
+    for (i, c) in s.char_indices() {
+        let starts_cluster = c.width().unwrap_or(0) > 0 && !after_joiner;
+        if i > start && starts_cluster {
+            let w = cell_width(&s[start..i]);
+            if used + w > cells {
+                return (&s[..end], used);
+            }
+            used += w;
+            (end, start) = (i, i);
+        }
+        after_joiner = c == '\u{200D}';
+    }
+    let w = cell_width(&s[start..]);
+    if used + w > cells {
+        (&s[..end], used)
+    } else {
+        (s, used + w)
+    }
+}
+
+/// Columns narrower than this (or than their content, if shorter) are not shown; the table
+/// leaves out its last columns instead. Twelve cells keep dates, short numbers and names whole.
+const MIN_COLUMN_WIDTH: usize = 12;
 
 /// How many leading columns fit in `max` characters when each keeps
 /// `min(content, MIN_COLUMN_WIDTH)` characters, leaving room for a one-character `…` column
@@ -350,19 +438,22 @@ fn columns_that_fit(widths: &[usize], max: usize) -> usize {
     k.max(1)
 }
 
-/// One `| a | b |` line, cells truncated with `…` and padded to `widths`.
+/// One `| a | b |` line, cells truncated with `…` and padded to `widths` (in cells).
 fn write_row(out: &mut String, cells: &[String], widths: &[usize]) {
     out.push('|');
     for (cell, &w) in cells.iter().zip(widths) {
         out.push(' ');
-        let n = cell.chars().count();
-        if n > w {
-            out.extend(cell.chars().take(w.saturating_sub(1)));
+        let n = cell_width(cell);
+        let used = if n > w {
+            let (prefix, used) = prefix_within(cell, w.saturating_sub(1));
+            out.push_str(prefix);
             out.push('…');
+            used + 1
         } else {
             out.push_str(cell);
-            out.extend(std::iter::repeat_n(' ', w - n));
-        }
+            n
+        };
+        out.extend(std::iter::repeat_n(' ', w.saturating_sub(used)));
         out.push_str(" |");
     }
     out.push('\n');

@@ -479,20 +479,20 @@ fn table_width_limit_truncates_widest_columns() {
     )
     .unwrap();
     let opts = TableOptions {
-        max_width: Some(20),
+        max_width: Some(22),
         max_rows: None,
     };
     let expected = "\
-+----+-------------+
-| id | name        |
-+----+-------------+
-| 1  | a very lon… |
-| 22 | null        |
-+----+-------------+
++----+---------------+
+| id | name          |
++----+---------------+
+| 1  | a very long … |
+| 22 | null          |
++----+---------------+
 ";
     let out = pretty_format_batches_with(std::slice::from_ref(&batch), &opts);
     assert_eq!(out, expected);
-    assert!(out.lines().all(|l| l.chars().count() <= 20));
+    assert!(out.lines().all(|l| l.chars().count() <= 22));
     // Too narrow for both columns: the first is shown, then a marker and the names of the
     // columns left out.
     let opts = TableOptions {
@@ -554,10 +554,12 @@ fn table_writer_matches_the_one_shot_table() {
             "{max_width:?}"
         );
     }
-    // Later pieces keep the first piece's widths: longer cells are cut.
+    // A later piece with wider cells widens the columns: the header is drawn again above
+    // it and nothing is cut.
     let mut w = TableWriter::new(&schema, TableOptions::default());
     let mut text = w.write(&[batch(&[Some(1)], &[Some("ab")])]);
     text += &w.write(&[batch(&[Some(12345)], &[Some("abcdef")])]);
+    text += &w.write(&[batch(&[Some(2)], &[Some("a")])]);
     text += &w.finish();
     assert_eq!(
         text,
@@ -566,11 +568,195 @@ fn table_writer_matches_the_one_shot_table() {
 | id | name | a_long_column_name |
 +----+------+--------------------+
 | 1  | ab   | ab                 |
-| 1… | abc… | abcdef             |
-+----+------+--------------------+
++-------+--------+--------------------+
+| id    | name   | a_long_column_name |
++-------+--------+--------------------+
+| 12345 | abcdef | abcdef             |
+| 2     | a      | a                  |
++-------+--------+--------------------+
 "
     );
     // No rows: the header alone.
     let w = TableWriter::new(&schema, TableOptions::default());
     assert_eq!(w.finish().lines().count(), 4);
+}
+
+fn one_string_column(name: &str) -> (Arc<Schema>, impl Fn(&[&str]) -> RecordBatch) {
+    let schema = Arc::new(Schema::new(vec![Field::new(name, DataType::Utf8, true)]));
+    let s2 = schema.clone();
+    let batch = move |v: &[&str]| {
+        let cells: Vec<Option<&str>> = v.iter().map(|s| Some(*s)).collect();
+        RecordBatch::try_new(s2.clone(), vec![strs(&cells)]).unwrap()
+    };
+    (schema, batch)
+}
+
+#[test]
+fn table_writer_never_cuts_without_a_width_limit() {
+    let (schema, batch) = one_string_column("s");
+    let long = "x".repeat(20_000);
+    let mut w = TableWriter::new(&schema, TableOptions::default());
+    let mut text = String::new();
+    for _ in 0..10 {
+        text += &w.write(&[batch(&["a"; 1000])]);
+    }
+    text += &w.write(&[batch(&[&long])]);
+    text += &w.finish();
+    assert!(!text.contains('…'), "nothing is cut");
+    let last: Vec<&str> = text.lines().rev().take(2).collect();
+    assert_eq!(last[1], format!("| {long} |"));
+    assert_eq!(last[0], format!("+-{}-+", "-".repeat(20_000)));
+}
+
+#[test]
+fn table_writer_in_a_width_widens_up_to_the_limit_then_marks_the_cut() {
+    let (schema, batch) = one_string_column("s");
+    let options = TableOptions {
+        max_width: Some(16),
+        max_rows: None,
+    };
+    let mut w = TableWriter::new(&schema, options);
+    let mut text = w.write(&[batch(&["a"])]);
+    text += &w.write(&[batch(&["abcdefgh"])]);
+    text += &w.write(&[batch(&["abcdefghijklmnopqrstuvwxyz"])]);
+    text += &w.finish();
+    assert_eq!(
+        text,
+        "\
++---+
+| s |
++---+
+| a |
++----------+
+| s        |
++----------+
+| abcdefgh |
++--------------+
+| s            |
++--------------+
+| abcdefghijk… |
++--------------+
+"
+    );
+}
+
+/// The width of `line` in terminal cells, counted by an oracle written here: CJK ideographs,
+/// fullwidth forms and the emoji used in the tests are 2 cells, combining marks 0.
+fn cells(line: &str) -> usize {
+    line.chars()
+        .map(|c| match c {
+            '\u{0300}'..='\u{036F}' => 0,
+            '\u{4E00}'..='\u{9FFF}' | '\u{FF01}'..='\u{FF60}' | '\u{1F300}'..='\u{1FAFF}' => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+#[test]
+fn tables_count_terminal_cells() {
+    let (schema, batch) = one_string_column("name");
+    let rows = ["中文字符", "emoji 😀😀", "cafe\u{301}", "ＡＢ", "plain"];
+    let table = pretty_format_batches(&[batch(&rows)]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines[3], "| 中文字符   |");
+    assert_eq!(lines[5], "| cafe\u{301}       |");
+    assert!(
+        lines.iter().all(|l| cells(l) == cells(lines[0])),
+        "aligned:\n{table}"
+    );
+    // Cut at a cell boundary: a wide character that does not fit whole is left out and the
+    // cell padded; a combining mark stays with its letter.
+    for max_width in 6..14 {
+        let options = TableOptions {
+            max_width: Some(max_width),
+            max_rows: None,
+        };
+        let mut w = TableWriter::new(&schema, options);
+        let marks = "e\u{301}".repeat(12);
+        let text = w.write(&[batch(&rows)]) + &w.write(&[batch(&["中文字符中文字符", &marks])]);
+        let text = text + &w.finish();
+        for l in text.lines().filter(|l| l.starts_with(['|', '+'])) {
+            assert!(cells(l) <= max_width, "{max_width}: {l}");
+        }
+        for l in text.lines().filter(|l| l.starts_with('|')) {
+            assert!(!l.contains("e…\u{301}"), "{l}");
+            assert!(!l.starts_with("| \u{301}"), "{l}");
+        }
+        // Lines of one section (between header redraws) are equally wide.
+        for section in text.split("\n+").filter(|s| s.contains('|')) {
+            let widths: Vec<usize> = section
+                .lines()
+                .filter(|l| l.starts_with('|'))
+                .map(cells)
+                .collect();
+            assert!(
+                widths.windows(2).all(|p| p[0] == p[1]),
+                "{max_width}:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn narrow_tables_drop_columns_before_cutting_short_values() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int32, false),
+        Field::new("day", DataType::Date32, true),
+        Field::new("other", DataType::Date32, true),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema,
+        vec![
+            i32s(&[Some(1)]),
+            Array::from(typed_i32(DataType::Date32, vec![19783])),
+            Array::from(typed_i32(DataType::Date32, vec![19783])),
+        ],
+    )
+    .unwrap();
+    let options = TableOptions {
+        max_width: Some(30),
+        max_rows: None,
+    };
+    let text = pretty_format_batches_with(&[batch], &options);
+    assert!(text.contains("| 2024-03-01 |"), "{text}");
+    assert!(!text.contains("2024-03-…"), "{text}");
+    assert!(text.contains("… 1 more column: other"), "{text}");
+}
+
+fn extension_field(name: &str, extension: &str, dt: DataType) -> Field {
+    let m = [("ARROW:extension:name".to_string(), extension.to_string())].into();
+    Field::new(name, dt, true).with_metadata(m)
+}
+
+#[test]
+fn uuid_and_bool8_columns_show_their_values() {
+    let bytes: Vec<u8> = (0u8..16).chain([0xff; 16]).collect();
+    let uuids = Array::from(FixedSizeBinaryArray::try_new(16, 2, bytes.into(), None).unwrap());
+    let flags = Array::from(PrimitiveArray::<i8>::from_options([Some(1), None]));
+    let uuid = Arc::new(extension_field(
+        "id",
+        "arrow.uuid",
+        DataType::FixedSizeBinary(16),
+    ));
+    let list = list_of(vec![0, 2, 2], uuids.clone(), None);
+    let list = match list {
+        Array::List(l) => Array::from(
+            ListArray::try_new(uuid.clone(), l.offsets().clone(), uuids.clone(), None).unwrap(),
+        ),
+        _ => unreachable!(),
+    };
+    let schema = Arc::new(Schema::new(vec![
+        (*uuid).clone(),
+        extension_field("ok", "arrow.bool8", DataType::Int8),
+        Field::new("ids", list.data_type().clone(), true),
+        Field::new("raw", DataType::FixedSizeBinary(16), true),
+    ]));
+    let batch = RecordBatch::try_new(schema, vec![uuids.clone(), flags, list, uuids]).unwrap();
+    let text = pretty_format_batches(&[batch]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[3],
+        "| 00010203-0405-0607-0809-0a0b0c0d0e0f | true | [00010203-0405-0607-0809-0a0b0c0d0e0f, ffffffff-ffff-ffff-ffff-ffffffffffff] | 0x000102030405060708090a0b0c0d0e0f |"
+    );
+    assert!(lines[4].starts_with("| ffffffff-ffff-ffff-ffff-ffffffffffff | null | []"));
 }

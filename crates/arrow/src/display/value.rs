@@ -5,8 +5,9 @@ use super::temporal::{
     write_date, write_date64, write_day_time, write_duration, write_month_day_nano, write_time,
     write_timestamp, write_year_month,
 };
+use super::types::KnownExtension;
 use crate::array::{Array, DictionaryArray, MapArray, RunEndArray, StructArray, UnionArray};
-use crate::datatype::{DataType, IntervalUnit};
+use crate::datatype::{DataType, Field, IntervalUnit};
 use std::fmt::{self, Write};
 use std::ops::Range;
 
@@ -27,6 +28,62 @@ use std::ops::Range;
 pub fn write_value(w: &mut impl Write, array: &Array, i: usize) -> fmt::Result {
     check_index(array, i);
     value(w, array, i, false)
+}
+
+/// Writes slot `i` of `array`, the values of column `field`: like [`write_value`], except that
+/// a field of a [`KnownExtension`] with a display of its own is shown that way: `arrow.uuid`
+/// as `2d3a4f5e-0000-4000-8000-00000000abcd`, `arrow.bool8` as `true` / `false`; so are
+/// nested children of such fields (a list of UUIDs, a struct with a bool8 child). Panics when
+/// `i >= array.len()`.
+///
+/// ```
+/// use quiver_arrow::{Array, DataType, Field, PrimitiveArray};
+/// use quiver_arrow::display::write_field_value;
+/// let name = ("ARROW:extension:name".to_string(), "arrow.bool8".to_string());
+/// let field = Field::new("ok", DataType::Int8, true).with_metadata([name].into());
+/// let a = Array::from(PrimitiveArray::<i8>::from_options([Some(0), Some(-3), None]));
+/// let mut out = String::new();
+/// for i in 0..a.len() {
+///     write_field_value(&mut out, &field, &a, i).unwrap();
+///     out.push(';');
+/// }
+/// assert_eq!(out, "false;true;null;");
+/// ```
+pub fn write_field_value(
+    w: &mut impl Write,
+    field: &Field,
+    array: &Array,
+    i: usize,
+) -> fmt::Result {
+    check_index(array, i);
+    slot(w, Some(field), array, i, false)
+}
+
+/// Slot `i` of `a` whose field (when known) is `field`.
+fn slot(
+    w: &mut dyn Write,
+    field: Option<&Field>,
+    a: &Array,
+    i: usize,
+    nested: bool,
+) -> fmt::Result {
+    match (field.and_then(KnownExtension::of), a) {
+        _ if a.is_null(i) && !matches!(a, Array::Union(_)) => w.write_str("null"),
+        (Some(KnownExtension::Uuid), Array::FixedSizeBinary(x)) => uuid(w, x.value(i)),
+        (Some(KnownExtension::Bool8), Array::I8(x)) => write!(w, "{}", x.value(i) != 0),
+        _ => value(w, a, i, nested),
+    }
+}
+
+/// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (lowercase hex, RFC 9562).
+fn uuid(w: &mut dyn Write, bytes: &[u8]) -> fmt::Result {
+    for (k, b) in bytes.iter().enumerate() {
+        if matches!(k, 4 | 6 | 8 | 10) {
+            w.write_char('-')?;
+        }
+        write!(w, "{b:02x}")?;
+    }
+    Ok(())
 }
 
 /// Renders slot `i` of `array` as text. Panics when `i >= array.len()`.
@@ -117,17 +174,21 @@ fn value(w: &mut dyn Write, a: &Array, i: usize, nested: bool) -> fmt::Result {
 
 fn composite(w: &mut dyn Write, a: &Array, i: usize, nested: bool) -> fmt::Result {
     match a {
-        Array::List(x) => items(w, x.values(), x.offsets().range(i)),
-        Array::LargeList(x) => items(w, x.values(), x.offsets().range(i)),
+        Array::List(x) => items(w, x.field(), x.values(), x.offsets().range(i)),
+        Array::LargeList(x) => items(w, x.field(), x.values(), x.offsets().range(i)),
         Array::ListView(x) => {
             let start = x.offsets()[i].max(0) as usize;
-            items(w, x.values(), start..start + x.sizes()[i].max(0) as usize)
+            let range = start..start + x.sizes()[i].max(0) as usize;
+            items(w, x.field(), x.values(), range)
         }
         Array::LargeListView(x) => {
             let start = x.offsets()[i].max(0) as usize;
-            items(w, x.values(), start..start + x.sizes()[i].max(0) as usize)
+            let range = start..start + x.sizes()[i].max(0) as usize;
+            items(w, x.field(), x.values(), range)
         }
-        Array::FixedSizeList(x) => items(w, x.values(), i * x.size()..(i + 1) * x.size()),
+        Array::FixedSizeList(x) => {
+            items(w, x.field(), x.values(), i * x.size()..(i + 1) * x.size())
+        }
         Array::Struct(x) => struct_row(w, x, i),
         Array::Map(x) => map_entries(w, x, i),
         Array::Union(x) => union_value(w, x, i),
@@ -177,8 +238,8 @@ fn string(w: &mut dyn Write, s: &str, nested: bool) -> fmt::Result {
     }
 }
 
-/// `[a, b, c]` from child slots `range`.
-fn items(w: &mut dyn Write, child: &Array, range: Range<usize>) -> fmt::Result {
+/// `[a, b, c]` from slots `range` of `child`, the values of `field`.
+fn items(w: &mut dyn Write, field: &Field, child: &Array, range: Range<usize>) -> fmt::Result {
     if range.end > child.len() {
         return w.write_str("<invalid list range>");
     }
@@ -187,7 +248,7 @@ fn items(w: &mut dyn Write, child: &Array, range: Range<usize>) -> fmt::Result {
         if n > 0 {
             w.write_str(", ")?;
         }
-        value(w, child, k, true)?;
+        slot(w, Some(field), child, k, true)?;
     }
     w.write_char(']')
 }
@@ -199,7 +260,7 @@ fn struct_row(w: &mut dyn Write, s: &StructArray, i: usize) -> fmt::Result {
             w.write_str(", ")?;
         }
         write!(w, "{}: ", f.name())?;
-        value(w, c, i, true)?;
+        slot(w, Some(f), c, i, true)?;
     }
     w.write_char('}')
 }

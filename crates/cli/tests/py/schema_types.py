@@ -1,8 +1,7 @@
 """Prints `name<TAB>type<TAB>nullable` for every top-level field of an Arrow IPC file or
-stream, with pyarrow's spelling of the type (used to check `quiver schema`)."""
+stream, with pyarrow's spelling (`str(type)`) of the type (used to check `quiver schema`)."""
 import sys
 
-import pyarrow as pa
 import pyarrow.ipc as ipc
 
 path = sys.argv[1]
@@ -10,7 +9,4 @@ with open(path, "rb") as f:
     head = f.read(6)
 reader = ipc.open_file(path) if head == b"ARROW1" else ipc.open_stream(path)
 for field in reader.schema:
-    kind = "nested" if pa.types.is_nested(field.type) else str(field.type)
-    if isinstance(field.type, pa.ExtensionType) or "extension" in str(field.type):
-        kind = "extension"
-    print(f"{field.name}\t{kind}\t{field.nullable}")
+    print(f"{field.name}\t{field.type}\t{field.nullable}")

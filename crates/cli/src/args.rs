@@ -37,7 +37,8 @@ pub enum Command {
         after_help = "Examples:\n  quiver cat data.arrow --columns id,name --offset 100 --limit 20\n  quiver cat data.arrows --format jsonl > data.jsonl"
     )]
     Cat(CatArgs),
-    /// Show the physical layout: footer blocks, batches, buffers, compression, dictionaries.
+    /// Show the physical layout: footer blocks, batches, buffers, compression, dictionaries
+    /// (for CSV and JSON: the dialect, the inferred schema and the row count).
     #[command(after_help = "Example:\n  quiver meta data.arrow --verbose")]
     Meta(MetaArgs),
     /// Convert between Arrow IPC file, Arrow IPC stream, CSV and JSON Lines.
@@ -158,11 +159,13 @@ pub enum CatFormat {
 /// `meta`.
 #[derive(Debug, Args)]
 pub struct MetaArgs {
-    /// The Arrow IPC file or stream (- for standard input).
+    /// The input file (- for standard input): an Arrow IPC file or stream, CSV or JSON.
     pub file: PathBuf,
     /// List every batch's field nodes and buffers.
     #[arg(short, long)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 /// Output options shared by `convert` and `generate`.

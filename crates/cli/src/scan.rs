@@ -150,14 +150,13 @@ impl Report<'_> {
         let t = &self.totals;
         let secs = self.seconds();
         format!(
-            "{}: {}, {} batch{}, {} rows, {} columns\n\
+            "{}: {}, {}, {}, {}\n\
              decoded {} in {:.3} s: {:.1} MB/s, {:.2} M rows/s ({} thread{}, full validation)\n",
             self.input.label,
             self.input.format.describe(),
-            group(t.batches),
-            if t.batches == 1 { "" } else { "es" },
-            group(t.rows),
-            self.input.schema().fields.len(),
+            count(t.batches, "batch", "batches"),
+            count(t.rows, "row", "rows"),
+            count(self.input.schema().fields.len() as u64, "column", "columns"),
             human_bytes(t.bytes),
             secs,
             t.bytes as f64 / 1e6 / secs,
@@ -184,6 +183,11 @@ impl Report<'_> {
             self.threads
         )
     }
+}
+
+/// `n` and the noun in its number: `1 row`, `2,500 rows`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", group(n), if n == 1 { one } else { many })
 }
 
 fn json_string(s: &str) -> String {
@@ -222,7 +226,9 @@ pub fn human_bytes(n: u64) -> String {
         v /= 1000.0;
         u += 1;
     }
-    if u == 0 {
+    if n == 1 {
+        "1 byte".into()
+    } else if u == 0 {
         format!("{n} bytes")
     } else {
         format!("{v:.1} {}", units[u])

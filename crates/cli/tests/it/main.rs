@@ -2,6 +2,7 @@
 
 mod common;
 mod convert;
+mod detection;
 mod failures;
 mod inspect;
 mod pyarrow;

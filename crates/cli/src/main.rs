@@ -10,6 +10,7 @@ mod convert;
 mod describe;
 mod format;
 mod generate;
+mod interrupt;
 mod meta;
 mod output;
 mod progress;

@@ -7,4 +7,5 @@ mod failures;
 mod inspect;
 mod pyarrow;
 mod scan_validate;
+mod signals;
 mod terminal;

@@ -36,9 +36,9 @@ pub fn run(a: &MetaArgs) -> Result<ExitCode> {
 }
 
 /// The format as the other subcommands decide it, except that data with no magic number
-/// and no text extension is tried as an Arrow stream (a pre-0.15 stream has no marker, and
-/// streams are often named `.arrow`): `None` when that finds a message, an error saying it
-/// is neither Arrow nor Parquet otherwise.
+/// and no text extension is listed as an Arrow stream (`None`; a pre-0.15 stream has no
+/// marker, and streams are often named `.arrow`). Without any extension, data in which not
+/// even a first stream message is found is an error saying it is neither Arrow nor Parquet.
 fn meta_format(bytes: &[u8], path: &Path, a: &MetaArgs) -> Result<Option<Format>> {
     let tail = &bytes[bytes.len().saturating_sub(8)..];
     let magic = Magic::of(bytes, tail);
@@ -47,7 +47,7 @@ fn meta_format(bytes: &[u8], path: &Path, a: &MetaArgs) -> Result<Option<Format>
     if a.read.from.is_some() || magic != Magic::Unknown || text_ext.is_some() {
         return format::resolve(a.read.from, magic, ext).map(Some);
     }
-    if inspect_stream(bytes).messages.is_empty() {
+    if ext.is_none() && inspect_stream(bytes).messages.is_empty() {
         bail!(
             "not an Arrow or Parquet file (no magic number, and no Arrow stream message at the \
              start); for CSV or JSON pass --from csv|jsonl|json"

@@ -39,6 +39,8 @@ pub struct Input {
     schema: SchemaRef,
     bytes_read: Arc<AtomicU64>,
     total_bytes: Option<u64>,
+    /// For text read with an inferred schema: the rows inference looked at.
+    inferred_from: Option<usize>,
 }
 
 enum Reader {
@@ -147,11 +149,37 @@ impl Input {
 
     /// The next batch, or `None` at the end.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        let batch = self.next_raw().with_context(|| self.label.clone())?;
+        let batch = self
+            .next_raw()
+            .map_err(|e| self.inference_hint(e))
+            .with_context(|| self.label.clone())?;
         match (batch, &self.projection) {
             (Some(b), Some(p)) if !self.pushed_down => Ok(Some(b.project(p)?)),
             (b, _) => Ok(b),
         }
+    }
+
+    /// A value that does not parse as the type inferred from the first rows gets a hint
+    /// saying so and how to read it.
+    fn inference_hint(&self, e: anyhow::Error) -> anyhow::Error {
+        let Some(rows) = self.inferred_from else {
+            return e;
+        };
+        let value_error = e.downcast_ref::<quiver_arrow::Error>().is_some_and(|q| {
+            matches!(q, quiver_arrow::Error::OutOfSpec { context, message }
+                if context.starts_with("line ")
+                    && (context.contains(", column ") || context.contains(", field "))
+                    && !message.contains("schema"))
+        });
+        if !value_error {
+            return e;
+        }
+        let noun = if rows == 1 { "row" } else { "rows" };
+        anyhow::anyhow!(
+            "{e} (types were inferred from the first {} {noun}; pass a larger --infer-rows, \
+             or --schema)",
+            crate::scan::group(rows as u64)
+        )
     }
 
     fn next_raw(&mut self) -> Result<Option<RecordBatch>> {
@@ -296,6 +324,8 @@ fn reader_input(source: RawInput, args: &ReadArgs, path: &Path, label: &str) -> 
         count: counter.clone(),
     };
     let reader = text_or_stream(format, counted, args, path)?;
+    let explicit = args.schema.is_some() || args.schema_from.is_some();
+    let inferred_from = (!format.is_arrow() && !explicit).then_some(args.infer_rows.max(1));
     let schema = match &reader {
         Reader::File { reader, .. } => reader.schema().clone(),
         Reader::Stream(s) => s.schema().clone(),
@@ -311,6 +341,7 @@ fn reader_input(source: RawInput, args: &ReadArgs, path: &Path, label: &str) -> 
         schema,
         bytes_read: counter,
         total_bytes: total,
+        inferred_from,
     })
 }
 
@@ -331,6 +362,7 @@ fn file_input(bytes: Bytes, label: &str, counter: Arc<AtomicU64>) -> Result<Inpu
         pushed_down: false,
         bytes_read: counter,
         total_bytes: Some(total),
+        inferred_from: None,
     })
 }
 

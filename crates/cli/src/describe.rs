@@ -3,7 +3,7 @@
 
 use crate::args::MetaArgs;
 use crate::format::{self, Format, Magic};
-use crate::scan::{count, group};
+use crate::numbers::{count, group};
 use crate::source::{self, Input};
 use anyhow::{Context, Result, bail};
 use bytes::Bytes;

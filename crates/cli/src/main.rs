@@ -12,6 +12,7 @@ mod format;
 mod generate;
 mod interrupt;
 mod meta;
+mod numbers;
 mod output;
 mod progress;
 mod scan;

@@ -3,6 +3,7 @@
 //! pool, each thread reading the batches it takes from the same memory map.
 
 use crate::args::ScanArgs;
+use crate::numbers::count;
 use crate::progress::Progress;
 use crate::source::{Input, Position};
 use anyhow::{Context, Result};
@@ -185,11 +186,6 @@ impl Report<'_> {
     }
 }
 
-/// `n` and the noun in its number: `1 row`, `2,500 rows`.
-pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", group(n), if n == 1 { one } else { many })
-}
-
 fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
@@ -201,19 +197,6 @@ fn json_string(s: &str) -> String {
         }
     }
     out.push('"');
-    out
-}
-
-/// `1234567` as `1,234,567`.
-pub fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
     out
 }
 
@@ -241,11 +224,8 @@ mod tests {
 
     #[test]
     fn number_formatting() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(6_000_000), "6,000,000");
         assert_eq!(human_bytes(999), "999 bytes");
+        assert_eq!(human_bytes(1), "1 byte");
         assert_eq!(human_bytes(905_300_000), "905.3 MB");
         assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
     }

@@ -178,7 +178,7 @@ impl Input {
         anyhow::anyhow!(
             "{e} (types were inferred from the first {} {noun}; pass a larger --infer-rows, \
              or --schema)",
-            crate::scan::group(rows as u64)
+            crate::numbers::group(rows as u64)
         )
     }
 

@@ -2,7 +2,7 @@
 
 use crate::UsageError;
 use crate::args::InputArgs;
-use crate::scan::count;
+use crate::numbers::count;
 use crate::source::Input;
 use anyhow::Result;
 use quiver_arrow::ValidationLevel;

@@ -73,7 +73,8 @@ pub struct InputArgs {
 /// How to read text inputs.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ReadArgs {
-    /// Input format, when the extension does not say.
+    /// Input format (default: from the first bytes for Arrow and Parquet, else from the
+    /// extension).
     #[arg(long, value_enum)]
     pub from: Option<Format>,
     /// CSV field delimiter (one character; `\t` for tab).

@@ -6,6 +6,7 @@ mod detection;
 mod failures;
 mod inspect;
 mod pyarrow;
+mod readme;
 mod scan_validate;
 mod signals;
 mod terminal;

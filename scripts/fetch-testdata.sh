@@ -2,9 +2,8 @@
 # Fetches the official Arrow and Parquet test files at the commits the tests were written
 # against, into $QUIVER_TEST_DATA (default: ../shared/testdata beside the repository):
 #
-#   $QUIVER_TEST_DATA/arrow-testing     https://github.com/apache/arrow-testing   (data/arrow-ipc-stream,
-#                                       data/arrow-ipc-file, data/parquet are read)
-#   $QUIVER_TEST_DATA/parquet-testing   https://github.com/apache/parquet-testing (data, bad_data)
+#   $QUIVER_TEST_DATA/arrow-testing     https://github.com/apache/arrow-testing
+#   $QUIVER_TEST_DATA/parquet-testing   https://github.com/apache/parquet-testing
 #
 # Needs git and network access. Re-running moves existing clones to the pinned commits.
 # ARROW_TESTING_URL / PARQUET_TESTING_URL override where the repositories are cloned from

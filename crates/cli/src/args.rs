@@ -9,7 +9,8 @@ use std::path::PathBuf;
 ///
 /// Formats are taken from file extensions: .arrow .feather .ipc (IPC file), .arrows (IPC
 /// stream), .csv .tsv, .jsonl .ndjson (JSON Lines), .json (a JSON array of objects). Arrow
-/// input is also recognised by its first bytes. Use - for standard input or output.
+/// input is also recognised by its first bytes, as is Parquet (not supported yet). Use - for
+/// standard input or output.
 ///
 /// Exit codes: 0 success, 1 data or I/O error, 2 usage error.
 #[derive(Debug, Parser)]

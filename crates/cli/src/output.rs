@@ -100,7 +100,7 @@ impl Output {
                     .sync_all()
                     .with_context(|| format!("{label}: cannot write output"))?;
                 tmp.persist(&path)
-                    .map_err(|e| e.error)
+                    .map_err(|e| io::Error::new(e.error.kind(), without_path(&e.error)))
                     .with_context(|| format!("{label}: cannot move the output into place"))?;
                 drop(registration);
                 Ok(())

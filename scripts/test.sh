@@ -4,14 +4,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Official test files (arrow-testing, parquet-testing) live outside the repo and are read in place.
+# Official test files (arrow-testing, parquet-testing) live outside the repo and are read in place
+# (scripts/fetch-testdata.sh clones them at the pinned commits; see README.md).
 export QUIVER_TEST_DATA="${QUIVER_TEST_DATA:-$(cd .. && pwd)/shared/testdata}"
 if [ ! -d "$QUIVER_TEST_DATA" ]; then
   if [ "${CI:-}" = "true" ]; then
-    echo "error: test data folder $QUIVER_TEST_DATA is missing (required when CI=true)" >&2
+    echo "error: test data folder $QUIVER_TEST_DATA is missing (required when CI=true);" \
+      "./scripts/fetch-testdata.sh fetches it" >&2
     exit 1
   fi
-  echo "warning: test data folder $QUIVER_TEST_DATA is missing; tests that need it will skip" >&2
+  echo "warning: test data folder $QUIVER_TEST_DATA is missing; tests that need it will skip" \
+    "(./scripts/fetch-testdata.sh fetches it)" >&2
 fi
 
 # Python packages used by interoperability tests (pyarrow, DuckDB and polars read what quiver

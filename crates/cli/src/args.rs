@@ -9,7 +9,8 @@ use std::path::PathBuf;
 ///
 /// Formats are taken from file extensions: .arrow .feather .ipc (IPC file), .arrows (IPC
 /// stream), .csv .tsv, .jsonl .ndjson (JSON Lines), .json (a JSON array of objects). Arrow
-/// input is also recognised by its first bytes. Use - for standard input or output.
+/// input is also recognised by its first bytes, as is Parquet (not supported yet). Use - for
+/// standard input or output.
 ///
 /// Exit codes: 0 success, 1 data or I/O error, 2 usage error.
 #[derive(Debug, Parser)]
@@ -37,7 +38,8 @@ pub enum Command {
         after_help = "Examples:\n  quiver cat data.arrow --columns id,name --offset 100 --limit 20\n  quiver cat data.arrows --format jsonl > data.jsonl"
     )]
     Cat(CatArgs),
-    /// Show the physical layout: footer blocks, batches, buffers, compression, dictionaries.
+    /// Show the physical layout: footer blocks, batches, buffers, compression, dictionaries
+    /// (for CSV and JSON: the dialect, the inferred schema and the row count).
     #[command(after_help = "Example:\n  quiver meta data.arrow --verbose")]
     Meta(MetaArgs),
     /// Convert between Arrow IPC file, Arrow IPC stream, CSV and JSON Lines.
@@ -72,7 +74,8 @@ pub struct InputArgs {
 /// How to read text inputs.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ReadArgs {
-    /// Input format, when the extension does not say.
+    /// Input format (default: from the first bytes for Arrow and Parquet, else from the
+    /// extension).
     #[arg(long, value_enum)]
     pub from: Option<Format>,
     /// CSV field delimiter (one character; `\t` for tab).
@@ -158,11 +161,13 @@ pub enum CatFormat {
 /// `meta`.
 #[derive(Debug, Args)]
 pub struct MetaArgs {
-    /// The Arrow IPC file or stream (- for standard input).
+    /// The input file (- for standard input): an Arrow IPC file or stream, CSV or JSON.
     pub file: PathBuf,
     /// List every batch's field nodes and buffers.
     #[arg(short, long)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 /// Output options shared by `convert` and `generate`.

@@ -19,6 +19,74 @@ pub enum Format {
     Jsonl,
     /// JSON: one array of objects (`.json`; input may also be JSON Lines).
     Json,
+    /// Apache Parquet (`.parquet`): recognised, not read or written yet.
+    Parquet,
+}
+
+/// What an input's first and last bytes say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Magic {
+    /// A format quiver knows.
+    Known(Format),
+    /// Parquet's magic at the end only (a file whose head is damaged, or text that happens to
+    /// end in `PAR1`): weaker evidence than an extension.
+    ParquetFooter,
+    /// A legacy Feather V1 file (`FEA1`), which predates the Arrow IPC file format.
+    FeatherV1,
+    /// Nothing recognisable (text, or data without a magic number).
+    Unknown,
+}
+
+impl Magic {
+    /// Recognises an input by its first bytes `head` and, for a file, its last bytes `tail`
+    /// (empty when unknown, as for standard input): the Arrow file magic `ARROW1`, an Arrow
+    /// stream's continuation marker, Parquet's `PAR1` (`PARE` when encrypted) at either end,
+    /// Feather V1's `FEA1`.
+    pub fn of(head: &[u8], tail: &[u8]) -> Magic {
+        let parquet = |b: &[u8]| b == b"PAR1" || b == b"PARE";
+        if head.starts_with(b"ARROW1") {
+            Magic::Known(Format::Arrow)
+        } else if head.starts_with(&[0xFF, 0xFF, 0xFF, 0xFF]) {
+            Magic::Known(Format::Arrows)
+        } else if head.get(..4).is_some_and(parquet) {
+            Magic::Known(Format::Parquet)
+        } else if head.starts_with(b"FEA1") {
+            Magic::FeatherV1
+        } else if tail.len() >= 4 && parquet(&tail[tail.len() - 4..]) {
+            Magic::ParquetFooter
+        } else {
+            Magic::Unknown
+        }
+    }
+
+    /// The format the first bytes name, if any.
+    pub fn format(self) -> Option<Format> {
+        match self {
+            Magic::Known(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// Decides the input format: `--from` (`from`) when given, else the magic number at the start,
+/// else the extension (`ext`), else Parquet's magic at the end. A Feather V1 file read as
+/// Arrow is an error naming it; no answer at all is a usage error listing every `--from`
+/// value. (The caller adds the input's name.)
+pub fn resolve(from: Option<Format>, magic: Magic, ext: Option<Format>) -> anyhow::Result<Format> {
+    if magic == Magic::FeatherV1 && from.is_none_or(Format::is_arrow) {
+        anyhow::bail!(
+            "Feather V1 (legacy) is not supported; convert it with pyarrow.feather (read_table, \
+             then write_feather writes Feather V2, an Arrow IPC file)"
+        );
+    }
+    let footer = (magic == Magic::ParquetFooter).then_some(Format::Parquet);
+    match from.or(magic.format()).or(ext).or(footer) {
+        Some(f) => Ok(f),
+        None => crate::usage!(
+            "cannot tell the format from the content or the extension; pass --from {}",
+            Format::choices()
+        ),
+    }
 }
 
 impl Format {
@@ -31,20 +99,9 @@ impl Format {
             "csv" | "tsv" => Format::Csv,
             "jsonl" | "ndjson" => Format::Jsonl,
             "json" => Format::Json,
+            "parquet" | "parq" => Format::Parquet,
             _ => return None,
         })
-    }
-
-    /// Recognises Arrow data by its first bytes: the file magic `ARROW1`, or a stream's
-    /// continuation marker (or a pre-0.15 stream's positive metadata length).
-    pub fn sniff(head: &[u8]) -> Option<Format> {
-        if head.starts_with(b"ARROW1") {
-            return Some(Format::Arrow);
-        }
-        if head.starts_with(&[0xFF, 0xFF, 0xFF, 0xFF]) {
-            return Some(Format::Arrows);
-        }
-        None
     }
 
     /// The name shown to users.
@@ -55,7 +112,24 @@ impl Format {
             Format::Csv => "CSV",
             Format::Jsonl => "JSON Lines",
             Format::Json => "JSON",
+            Format::Parquet => "Parquet",
         }
+    }
+
+    /// Every `--from` / `--to` value, as `arrow|arrows|…`.
+    pub fn choices() -> String {
+        let names: Vec<String> = Format::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        names.join("|")
+    }
+
+    /// The error for a format quiver recognises but cannot read or write yet (Parquet, until
+    /// its reader and writer exist).
+    pub fn not_supported_yet(self) -> anyhow::Error {
+        anyhow::anyhow!("{} is not supported yet", self.describe())
     }
 
     /// True for the Arrow IPC formats.
@@ -99,11 +173,33 @@ mod tests {
             Format::from_path(Path::new("b.ndjson")),
             Some(Format::Jsonl)
         );
-        assert_eq!(Format::from_path(Path::new("b.parquet")), None);
+        assert_eq!(
+            Format::from_path(Path::new("b.parquet")),
+            Some(Format::Parquet)
+        );
         assert_eq!(Format::from_path(Path::new("noext")), None);
-        assert_eq!(Format::sniff(b"ARROW1\0\0"), Some(Format::Arrow));
-        assert_eq!(Format::sniff(&[0xFF; 8]), Some(Format::Arrows));
-        assert_eq!(Format::sniff(b"a,b\n"), None);
+        assert_eq!(Magic::of(b"ARROW1\0\0", b""), Magic::Known(Format::Arrow));
+        assert_eq!(Magic::of(&[0xFF; 8], b""), Magic::Known(Format::Arrows));
+        assert_eq!(Magic::of(b"a,b\n", b"a,b\n"), Magic::Unknown);
+        assert_eq!(
+            Magic::of(b"PAR1\x15\x04", b""),
+            Magic::Known(Format::Parquet)
+        );
+        // A Parquet file is also recognised by its last bytes (the footer's magic).
+        assert_eq!(Magic::of(b"xxxx", b"\0\0PAR1"), Magic::ParquetFooter);
+        let footer = Magic::ParquetFooter;
+        assert_eq!(resolve(None, footer, None).unwrap(), Format::Parquet);
+        let csv = Some(Format::Csv);
+        assert_eq!(resolve(None, footer, csv).unwrap(), Format::Csv);
+        let feather = Magic::FeatherV1;
+        let e = resolve(None, feather, Some(Format::Arrow)).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("Feather V1 (legacy) is not supported")
+        );
+        assert_eq!(resolve(csv, feather, None).unwrap(), Format::Csv);
+        assert_eq!(Magic::of(b"FEA1\0\0\0\0", b"FEA1"), Magic::FeatherV1);
+        assert_eq!(Format::choices(), "arrow|arrows|csv|jsonl|json|parquet");
         assert_eq!(default_delimiter(Path::new("x.tsv")), b'\t');
         assert_eq!(parse_delimiter("\\t").unwrap(), b'\t');
         assert_eq!(parse_delimiter(";").unwrap(), b';');

@@ -7,9 +7,12 @@
 mod args;
 mod cat;
 mod convert;
+mod describe;
 mod format;
 mod generate;
+mod interrupt;
 mod meta;
+mod numbers;
 mod output;
 mod progress;
 mod scan;
@@ -62,24 +65,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Schema(a) => schema::run(&a),
         Command::Head(a) => cat::run_head(&a),
         Command::Cat(a) => cat::run_cat(&a),
-        Command::Meta(a) => meta_run(&a),
+        Command::Meta(a) => describe::run(&a),
         Command::Convert(a) => convert::run(&a, quiet),
         Command::Scan(a) => scan::run(&a, quiet),
         Command::Validate(a) => validate::run(&a),
         Command::Generate(a) => convert::run_generate(&a, quiet),
     }
-}
-
-fn meta_run(a: &args::MetaArgs) -> anyhow::Result<ExitCode> {
-    let (bytes, label) = source::read_all(&a.file)?;
-    let mut out = io::stdout().lock();
-    if bytes.starts_with(b"ARROW1") {
-        meta::print_file_meta(&bytes, &label, a.verbose, &mut out)?;
-    } else {
-        meta::print_stream_meta(&bytes, &label, a.verbose, &mut out)?;
-    }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Help and version go to standard output (exit 0); a usage error is shown as two lines, the
@@ -135,7 +126,7 @@ fn report(e: &anyhow::Error) -> ExitCode {
 /// the previous message already contains (error types that print their source themselves),
 /// and a context that the next cause starts with (the library already named the place:
 /// `record batch 1` followed by `record batch 1, column "a": …`).
-fn one_line(e: &anyhow::Error) -> String {
+pub fn one_line(e: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
         let text = cause.to_string();

@@ -1,13 +1,30 @@
 //! Output files that appear under their final name only when complete: data goes to a
 //! temporary file in the target directory, which is synced and renamed into place on success
-//! and removed on any error (or when the process is interrupted before the rename).
+//! and removed on any error, or when `SIGINT`, `SIGTERM` or `SIGHUP` ends the process
+//! ([`crate::interrupt`]).
+//!
+//! The temporary file of `DIR/NAME` is `DIR/.NAME.PID.XXXXXX.quiver-tmp` (PID: the writing
+//! process). Only `SIGKILL`, a crash of the machine or the like can leave one behind, so
+//! before writing `DIR/NAME` quiver removes the stale temporaries of that same target: those
+//! whose process no longer runs on this machine and that were not modified for
+//! [`STALE_IDLE`], and any not modified for [`STALE_ANY`] (a writer modifies its file as it
+//! goes; the idle time spares a live writer on another machine sharing the directory).
 
 use anyhow::{Context, Result};
 use quiver_ipc::write::PreallocatedFile;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 use tempfile::NamedTempFile;
+
+/// A temporary file of a process that no longer runs is stale after this long unmodified.
+pub const STALE_IDLE: Duration = Duration::from_secs(10);
+/// Any temporary file is stale after this long unmodified.
+pub const STALE_ANY: Duration = Duration::from_secs(24 * 3600);
+
+/// The suffix of every temporary output file.
+const SUFFIX: &str = ".quiver-tmp";
 
 /// Where output goes: standard output, or a temporary file renamed into place by
 /// [`Output::commit`].
@@ -18,7 +35,12 @@ pub struct Output {
 
 enum Target {
     Stdout,
-    File { tmp: NamedTempFile, path: PathBuf },
+    File {
+        // Declared before the registration: dropped (the file removed) first.
+        tmp: NamedTempFile,
+        registration: crate::interrupt::Registration,
+        path: PathBuf,
+    },
 }
 
 impl Output {
@@ -31,11 +53,17 @@ impl Output {
             });
         }
         let label = path.display().to_string();
-        let tmp = temp_beside(path).with_context(|| format!("{label}: cannot create output"))?;
+        let (dir, name) = dir_and_name(path);
+        remove_stale(dir, &name);
+        let tmp = temp_beside(dir, &name)
+            .map_err(|e| io::Error::new(e.kind(), without_path(&e)))
+            .with_context(|| format!("{label}: cannot create output"))?;
+        let registration = crate::interrupt::register(tmp.path());
         Ok(Output {
             label,
             target: Target::File {
                 tmp,
+                registration,
                 path: path.to_path_buf(),
             },
         })
@@ -62,22 +90,27 @@ impl Output {
     pub fn commit(self) -> Result<()> {
         match self.target {
             Target::Stdout => Ok(()),
-            Target::File { tmp, path } => {
+            Target::File {
+                tmp,
+                registration,
+                path,
+            } => {
                 let label = self.label;
                 tmp.as_file()
                     .sync_all()
                     .with_context(|| format!("{label}: cannot write output"))?;
                 tmp.persist(&path)
-                    .map_err(|e| e.error)
+                    .map_err(|e| io::Error::new(e.error.kind(), without_path(&e.error)))
                     .with_context(|| format!("{label}: cannot move the output into place"))?;
+                drop(registration);
                 Ok(())
             }
         }
     }
 }
 
-/// A hidden temporary file in the directory of `path`, readable like a normal new file.
-fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+/// The directory of `path` (`.` for a bare name) and its file name.
+fn dir_and_name(path: &Path) -> (&Path, String) {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -86,15 +119,82 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let prefix = format!(".{name}.");
+    (dir, name)
+}
+
+/// An I/O error's text without the `at path "…"` that `tempfile` appends: messages name the
+/// target, never the temporary file.
+fn without_path(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" at path ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// A hidden temporary file for `name` in `dir`, readable like a normal new file, named after
+/// this process (see the module docs).
+fn temp_beside(dir: &Path, name: &str) -> io::Result<NamedTempFile> {
+    let prefix = format!(".{name}.{}.", std::process::id());
     let mut b = tempfile::Builder::new();
-    b.prefix(&prefix).suffix(".quiver-tmp");
+    b.prefix(&prefix).suffix(SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         b.permissions(std::fs::Permissions::from_mode(0o666));
     }
     b.tempfile_in(dir)
+}
+
+/// Removes the stale temporary files of the target `name` in `dir` (see the module docs).
+/// Best effort: what cannot be read or removed is left alone.
+fn remove_stale(dir: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(middle) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_suffix(SUFFIX))
+        else {
+            continue;
+        };
+        let idle = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .unwrap_or_default();
+        let pid = middle.split('.').next().and_then(|p| p.parse::<u32>().ok());
+        let dead = pid.is_some_and(|p| !process_runs(p));
+        if idle >= STALE_ANY || (dead && idle >= STALE_IDLE) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` runs on this machine (true when unsure).
+fn process_runs(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false; // larger than any process id
+        };
+        if pid <= 0 {
+            return true; // 0 and negative ids name process groups: never asked
+        }
+        // SAFETY: signal 0 only checks that the process exists and may be signalled.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
 }
 
 #[cfg(test)]

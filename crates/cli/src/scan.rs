@@ -3,6 +3,7 @@
 //! pool, each thread reading the batches it takes from the same memory map.
 
 use crate::args::ScanArgs;
+use crate::numbers::count;
 use crate::progress::Progress;
 use crate::source::{Input, Position};
 use anyhow::{Context, Result};
@@ -151,14 +152,13 @@ impl Report<'_> {
         let t = &self.totals;
         let secs = self.seconds();
         format!(
-            "{}: {}, {} batch{}, {} rows, {} columns\n\
+            "{}: {}, {}, {}, {}\n\
              decoded {} in {:.3} s: {:.1} MB/s, {:.2} M rows/s ({} thread{}, full validation)\n",
             self.input.label,
             self.input.format.describe(),
-            group(t.batches),
-            if t.batches == 1 { "" } else { "es" },
-            group(t.rows),
-            self.input.schema().fields.len(),
+            count(t.batches, "batch", "batches"),
+            count(t.rows, "row", "rows"),
+            count(self.input.schema().fields.len() as u64, "column", "columns"),
             human_bytes(t.bytes),
             secs,
             t.bytes as f64 / 1e6 / secs,
@@ -201,19 +201,6 @@ fn json_string(s: &str) -> String {
     out
 }
 
-/// `1234567` as `1,234,567`.
-pub fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// Bytes in decimal units (`905.3 MB`).
 pub fn human_bytes(n: u64) -> String {
     let units = ["bytes", "kB", "MB", "GB", "TB"];
@@ -223,7 +210,9 @@ pub fn human_bytes(n: u64) -> String {
         v /= 1000.0;
         u += 1;
     }
-    if u == 0 {
+    if n == 1 {
+        "1 byte".into()
+    } else if u == 0 {
         format!("{n} bytes")
     } else {
         format!("{v:.1} {}", units[u])
@@ -236,11 +225,8 @@ mod tests {
 
     #[test]
     fn number_formatting() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(6_000_000), "6,000,000");
         assert_eq!(human_bytes(999), "999 bytes");
+        assert_eq!(human_bytes(1), "1 byte");
         assert_eq!(human_bytes(905_300_000), "905.3 MB");
         assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
     }

@@ -26,13 +26,26 @@ pub enum Sink {
     Json(JsonWriter<Out>),
 }
 
-/// The output format for `path`: `--to`, else the extension; a usage error otherwise.
+/// The output format for `path`: `--to`, else the extension; a usage error otherwise, and an
+/// error for a format quiver cannot write yet.
 pub fn output_format(path: &Path, to: Option<Format>) -> Result<Format> {
+    let format = output_format_named(path, to)?;
+    if format == Format::Parquet {
+        let label = crate::source::label_of(path).replace("<stdin>", "<stdout>");
+        return Err(format.not_supported_yet().context(label));
+    }
+    Ok(format)
+}
+
+fn output_format_named(path: &Path, to: Option<Format>) -> Result<Format> {
     if let Some(f) = to {
         return Ok(f);
     }
     if crate::source::is_stdio(path) {
-        crate::usage!("writing to standard output needs --to arrow|arrows|csv|jsonl|json");
+        crate::usage!(
+            "writing to standard output needs --to {}",
+            Format::choices()
+        );
     }
     match Format::from_path(path) {
         Some(f) => Ok(f),
@@ -92,6 +105,7 @@ impl Sink {
             }
             Format::Jsonl => Sink::Json(JsonWriter::try_new(w, schema, JsonFormat::Lines)?),
             Format::Json => Sink::Json(JsonWriter::try_new(w, schema, JsonFormat::Array)?),
+            Format::Parquet => return Err(format.not_supported_yet()),
         })
     }
 

@@ -2,7 +2,7 @@
 //! Lines, from a path or standard input, as one batch source.
 
 use crate::args::ReadArgs;
-use crate::format::{Format, default_delimiter, parse_delimiter};
+use crate::format::{self, Format, Magic, default_delimiter, parse_delimiter};
 use anyhow::{Context, Result};
 use bytes::Bytes;
 use quiver_arrow::{RecordBatch, SchemaRef};
@@ -11,7 +11,7 @@ use quiver_ipc::read::{FileReader, ReadOptions, StreamReader};
 use quiver_text::csv::{CsvReadOptions, CsvReader};
 use quiver_text::json::{ArrayAsLines, JsonReadOptions, JsonReader};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,6 +39,8 @@ pub struct Input {
     schema: SchemaRef,
     bytes_read: Arc<AtomicU64>,
     total_bytes: Option<u64>,
+    /// For text read with an inferred schema: the rows inference looked at.
+    inferred_from: Option<usize>,
 }
 
 enum Reader {
@@ -147,11 +149,37 @@ impl Input {
 
     /// The next batch, or `None` at the end.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        let batch = self.next_raw().with_context(|| self.label.clone())?;
+        let batch = self
+            .next_raw()
+            .map_err(|e| self.inference_hint(e))
+            .with_context(|| self.label.clone())?;
         match (batch, &self.projection) {
             (Some(b), Some(p)) if !self.pushed_down => Ok(Some(b.project(p)?)),
             (b, _) => Ok(b),
         }
+    }
+
+    /// A value that does not parse as the type inferred from the first rows gets a hint
+    /// saying so and how to read it.
+    fn inference_hint(&self, e: anyhow::Error) -> anyhow::Error {
+        let Some(rows) = self.inferred_from else {
+            return e;
+        };
+        let value_error = e.downcast_ref::<quiver_arrow::Error>().is_some_and(|q| {
+            matches!(q, quiver_arrow::Error::OutOfSpec { context, message }
+                if context.starts_with("line ")
+                    && (context.contains(", column ") || context.contains(", field "))
+                    && !message.contains("schema"))
+        });
+        if !value_error {
+            return e;
+        }
+        let noun = if rows == 1 { "row" } else { "rows" };
+        anyhow::anyhow!(
+            "{e} (types were inferred from the first {} {noun}; pass a larger --infer-rows, \
+             or --schema)",
+            crate::numbers::group(rows as u64)
+        )
     }
 
     fn next_raw(&mut self) -> Result<Option<RecordBatch>> {
@@ -224,18 +252,11 @@ fn open_reader(path: &Path, args: &ReadArgs, label: &str) -> Result<Input> {
     let counter = Arc::new(AtomicU64::new(0));
     let (format, raw, total): (Format, Box<dyn BufRead + Send>, Option<u64>) = if is_stdio(path) {
         let mut r = BufReader::with_capacity(1 << 20, std::io::stdin());
-        let format = match args
-            .from
-            .or_else(|| r.fill_buf().ok().and_then(Format::sniff))
-        {
-            Some(f) => f,
-            None => crate::usage!(
-                "cannot tell the format of standard input; pass --from arrow|arrows|csv|jsonl"
-            ),
-        };
+        let magic = Magic::of(r.fill_buf().unwrap_or_default(), b"");
+        let format = format::resolve(args.from, magic, None)?;
         (format, Box::new(r), None)
     } else {
-        let format = detect(path, args, label)?;
+        let format = detect(path, args.from)?;
         if format == Format::Arrow {
             let bytes = map_file(path)?;
             return file_input(bytes, label, counter);
@@ -248,11 +269,63 @@ fn open_reader(path: &Path, args: &ReadArgs, label: &str) -> Result<Input> {
             total,
         )
     };
+    let source = RawInput {
+        format,
+        raw,
+        total,
+        counter,
+    };
+    reader_input(source, args, path, label)
+}
+
+/// Opens input already in memory whose format is known (as `quiver meta` has it), read as if
+/// from `path` (for the CSV delimiter).
+pub fn open_bytes(
+    bytes: Bytes,
+    format: Format,
+    path: &Path,
+    args: &ReadArgs,
+    label: &str,
+) -> Result<Input> {
+    let total = Some(bytes.len() as u64);
+    let counter = Arc::new(AtomicU64::new(0));
+    if format == Format::Arrow {
+        return file_input(bytes, label, counter);
+    }
+    let source = RawInput {
+        format,
+        raw: Box::new(std::io::Cursor::new(bytes)),
+        total,
+        counter,
+    };
+    reader_input(source, args, path, label).with_context(|| label.to_string())
+}
+
+/// A byte source and what is known of it.
+struct RawInput {
+    format: Format,
+    raw: Box<dyn BufRead + Send>,
+    total: Option<u64>,
+    counter: Arc<AtomicU64>,
+}
+
+fn reader_input(source: RawInput, args: &ReadArgs, path: &Path, label: &str) -> Result<Input> {
+    let RawInput {
+        format,
+        raw,
+        total,
+        counter,
+    } = source;
+    if format == Format::Parquet {
+        return Err(format.not_supported_yet());
+    }
     let counted = Counting {
         inner: raw,
         count: counter.clone(),
     };
     let reader = text_or_stream(format, counted, args, path)?;
+    let explicit = args.schema.is_some() || args.schema_from.is_some();
+    let inferred_from = (!format.is_arrow() && !explicit).then_some(args.infer_rows.max(1));
     let schema = match &reader {
         Reader::File { reader, .. } => reader.schema().clone(),
         Reader::Stream(s) => s.schema().clone(),
@@ -268,6 +341,7 @@ fn open_reader(path: &Path, args: &ReadArgs, label: &str) -> Result<Input> {
         schema,
         bytes_read: counter,
         total_bytes: total,
+        inferred_from,
     })
 }
 
@@ -288,6 +362,7 @@ fn file_input(bytes: Bytes, label: &str, counter: Arc<AtomicU64>) -> Result<Inpu
         pushed_down: false,
         bytes_read: counter,
         total_bytes: Some(total),
+        inferred_from: None,
     })
 }
 
@@ -316,6 +391,7 @@ fn text_or_stream(
             Box::new(counted) as Box<dyn Read + Send>,
             csv_options(args, path)?,
         )?),
+        Format::Parquet => return Err(format.not_supported_yet()),
         Format::Jsonl | Format::Json => {
             let mut text = BufReader::with_capacity(1 << 16, counted);
             let lines: Box<dyn BufRead + Send> = if starts_array(&mut text)? {
@@ -344,23 +420,26 @@ fn starts_array(r: &mut impl BufRead) -> Result<bool> {
     }
 }
 
-/// The input format: `--from`, else the file's first bytes for Arrow data, else the extension.
-fn detect(path: &Path, args: &ReadArgs, label: &str) -> Result<Format> {
-    if let Some(f) = args.from {
-        return Ok(f);
-    }
-    let mut head = [0u8; 8];
+/// The format of the file at `path`: `--from` (`from`), else its magic numbers, else its
+/// extension (see [`format::resolve`]).
+pub fn detect(path: &Path, from: Option<Format>) -> Result<Format> {
+    let (head, tail) = ends(path)?;
+    format::resolve(from, Magic::of(&head, &tail), Format::from_path(path))
+}
+
+/// The first and last 8 bytes of a file (fewer when it is shorter).
+fn ends(path: &Path) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
     let mut file = File::open(path)?;
+    let mut head = [0u8; 8];
     let n = read_up_to(&mut file, &mut head)?;
-    if let Some(f) = Format::sniff(&head[..n]) {
-        return Ok(f);
+    let len = file.metadata()?.len();
+    let mut tail = [0u8; 8];
+    let mut m = 0;
+    if len > 8 {
+        file.seek(SeekFrom::Start(len - 8))?;
+        m = read_up_to(&mut file, &mut tail)?;
     }
-    match Format::from_path(path) {
-        Some(f) => Ok(f),
-        None => crate::usage!(
-            "{label}: cannot tell the format from the extension; pass --from arrow|arrows|csv|jsonl"
-        ),
-    }
+    Ok((head[..n].to_vec(), tail[..m].to_vec()))
 }
 
 fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -389,7 +468,8 @@ fn explicit_schema(args: &ReadArgs) -> Result<Option<SchemaRef>> {
     Ok(None)
 }
 
-fn csv_options(args: &ReadArgs, path: &Path) -> Result<CsvReadOptions> {
+/// The CSV reading options the arguments give (the delimiter defaults by `path`).
+pub fn csv_options(args: &ReadArgs, path: &Path) -> Result<CsvReadOptions> {
     let delimiter = match &args.delimiter {
         Some(d) => parse_delimiter(d)?,
         None => default_delimiter(path),

@@ -2,7 +2,7 @@
 
 use crate::UsageError;
 use crate::args::InputArgs;
-use crate::scan::group;
+use crate::numbers::count;
 use crate::source::Input;
 use anyhow::Result;
 use quiver_arrow::ValidationLevel;
@@ -21,9 +21,9 @@ pub fn run(a: &InputArgs) -> Result<ExitCode> {
     match Input::open(&a.file, &a.read, None) {
         Ok(mut input) => {
             described = format!(
-                "{}, {} columns",
+                "{}, {}",
                 input.format.describe(),
-                input.schema().fields.len()
+                count(input.schema().fields.len() as u64, "column", "columns")
             );
             loop {
                 match next_checked(&mut input) {
@@ -33,7 +33,7 @@ pub fn run(a: &InputArgs) -> Result<ExitCode> {
                     }
                     Ok(None) => break,
                     Err(e) => {
-                        problems.push(format!("{e:#}"));
+                        problems.push(problem(&e, &label));
                         if !input.resumes_after_error() || problems.len() >= MAX_PROBLEMS {
                             break;
                         }
@@ -42,16 +42,15 @@ pub fn run(a: &InputArgs) -> Result<ExitCode> {
             }
         }
         Err(e) if e.downcast_ref::<UsageError>().is_some() => return Err(e),
-        Err(e) => problems.push(format!("{e:#}")),
+        Err(e) => problems.push(problem(&e, &label)),
     }
     let mut out = std::io::stdout().lock();
     if problems.is_empty() {
         writeln!(
             out,
-            "{label}: valid ({described}, {} batch{}, {} rows)",
-            group(batches),
-            if batches == 1 { "" } else { "es" },
-            group(rows)
+            "{label}: valid ({described}, {}, {})",
+            count(batches, "batch", "batches"),
+            count(rows, "row", "rows")
         )?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -67,6 +66,15 @@ pub fn run(a: &InputArgs) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::from(1))
+}
+
+/// A problem as one line, without the file's name (the report's first line names it).
+fn problem(e: &anyhow::Error, label: &str) -> String {
+    let line = crate::one_line(e);
+    match line.strip_prefix(label).and_then(|l| l.strip_prefix(": ")) {
+        Some(rest) => rest.to_string(),
+        None => line,
+    }
 }
 
 /// The next batch's row count, after full validation.

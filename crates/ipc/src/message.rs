@@ -218,10 +218,11 @@ impl IpcSchema {
                 ))
             })?;
         if !rest.is_empty() {
+            let verb = if rest.len() == 1 { "follows" } else { "follow" };
             return Err(Error::oos(format!(
-                "{} bytes follow the schema message of {} bytes",
-                rest.len(),
-                bytes.len() - rest.len()
+                "{} {verb} the schema message of {}",
+                byte_count(rest.len()),
+                byte_count(bytes.len() - rest.len())
             )));
         }
         message.schema().map_err(|e| e.context("schema message"))
@@ -237,17 +238,25 @@ pub(crate) fn read_aligned<R: Read>(r: &mut R, len: usize) -> Result<Bytes> {
         let start = buf.len();
         let n = (len - start).min(STEP.max(start));
         buf.extend_zeros(n);
-        if let Err(e) = r.read_exact(&mut buf.as_mut_slice()[start..]) {
-            return Err(match e.kind() {
-                std::io::ErrorKind::UnexpectedEof => Error::oos(format!(
-                    "input ends inside a block of {len} bytes (fewer than {} available)",
-                    start + n
-                )),
-                _ => Error::from(e),
-            });
+        let got = read_up_to(r, &mut buf.as_mut_slice()[start..])?;
+        if got < n {
+            return Err(Error::oos(format!(
+                "input ends after {} of {}",
+                start + got,
+                byte_count(len)
+            )));
         }
     }
     Ok(buf.freeze())
+}
+
+/// `n bytes`, or `1 byte`, for messages.
+pub(crate) fn byte_count(n: usize) -> String {
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{n} bytes")
+    }
 }
 
 /// Reads the next message from `r`: `Ok(None)` at an end-of-stream marker or at a clean end of
@@ -378,6 +387,28 @@ mod tests {
     use flatbuffers::FlatBufferBuilder;
     use quiver_arrow::{DataType, Field, Schema};
     use std::sync::Arc;
+
+    #[test]
+    fn a_short_block_says_how_much_arrived() {
+        let e = |input: &[u8], len: usize| {
+            let mut r = input;
+            read_aligned(&mut r, len).unwrap_err().to_string()
+        };
+        assert_eq!(e(&[1, 2, 3], 74176), "input ends after 3 of 74176 bytes");
+        assert_eq!(e(&[], 1), "input ends after 0 of 1 byte");
+        // Past the first step of the growing buffer.
+        let big = vec![7u8; (16 << 20) + 5];
+        assert_eq!(
+            e(&big, (16 << 20) + 9),
+            format!(
+                "input ends after {} of {} bytes",
+                (16 << 20) + 5,
+                (16 << 20) + 9
+            )
+        );
+        let mut r = &big[..];
+        assert_eq!(read_aligned(&mut r, 10).unwrap().as_ref(), &[7u8; 10]);
+    }
 
     /// A framed-less Message flatbuffer with a Schema header.
     fn schema_message(version: fb::MetadataVersion, features: &[i64]) -> Bytes {

@@ -47,8 +47,11 @@ pub(crate) fn check_offsets_in_values<O: Offset>(
     offsets: &OffsetBuffer<O>,
     values_len: usize,
 ) -> Result<()> {
-    let last = offsets.last().as_usize();
-    if last > values_len {
+    let last = offsets.last().to_i64();
+    if last < 0 {
+        return Err(Error::oos(format!("last offset {last} is negative")));
+    }
+    if last as u64 > values_len as u64 {
         return Err(Error::oos(format!(
             "last offset {last} is beyond the end of the values ({values_len} long)"
         )));

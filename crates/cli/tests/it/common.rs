@@ -36,6 +36,16 @@ pub fn fails(args: &[&str], code: i32) -> String {
     stderr
 }
 
+/// Runs quiver with `args` in the directory `dir` (so that messages show short relative
+/// names), asserting exit code `code`; returns (stdout, stderr).
+pub fn run_in(dir: &Path, args: &[&str], code: i32) -> (String, String) {
+    let out = quiver().current_dir(dir).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "quiver {args:?}: {stderr}");
+    assert_no_panic(&stderr);
+    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
 /// Errors are one or two lines, with no panic message or backtrace.
 pub fn assert_no_panic(stderr: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");

@@ -193,3 +193,75 @@ fn truncated_json_and_jsonl_name_the_problem_once() {
     let e = fails(&["cat", s(&jsonl)], 1);
     assert!(e.contains("t.jsonl: line 2"), "{e}");
 }
+
+/// Messages read once: no repeated prefix, no temporary path, the right number, real numbers
+/// in place of circular wording, a hint after a type error past the inference sample.
+#[test]
+fn error_messages_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A repeated file name and batch number in validate's report.
+    let mut bytes = std::fs::read(lineitem()).unwrap();
+    let mid = bytes.len() / 3;
+    bytes[mid..mid + 4096].fill(0xEE);
+    std::fs::write(d.join("g.arrow"), &bytes).unwrap();
+    assert_eq!(
+        run_in(d, &["validate", "g.arrow"], 1).0,
+        "g.arrow: INVALID, 1 problem:\n  record batch 0, column \"l_comment\": last offset \
+         -286331154 is negative\n"
+    );
+    // The target named, never the temporary file.
+    let e = fails(
+        &["convert", s(&lineitem()), "/proc/quiver-test/out.arrow"],
+        1,
+    );
+    assert_eq!(
+        e,
+        "quiver: error: /proc/quiver-test/out.arrow: cannot create output: No such file or \
+         directory (os error 2)\n"
+    );
+    // One of each.
+    std::fs::write(d.join("one.csv"), "a\n1\n").unwrap();
+    assert_eq!(
+        run_in(d, &["validate", "one.csv"], 0).0,
+        "one.csv: valid (CSV, 1 column, 1 batch, 1 row)\n"
+    );
+    run_in(d, &["convert", "one.csv", "one.arrows"], 0);
+    let stream = std::fs::read(d.join("one.arrows")).unwrap();
+    std::fs::write(d.join("cut1.arrows"), &stream[..1]).unwrap();
+    assert_eq!(
+        run_in(d, &["meta", "cut1.arrows"], 1).1,
+        "quiver: error: cut1.arrows: malformed stream at offset 0: input ends inside a message \
+         prefix (1 byte left)\n"
+    );
+    std::fs::write(d.join("wide.csv"), "a\n1\n2,3\n").unwrap();
+    assert_eq!(
+        run_in(d, &["cat", "wide.csv", "--infer-rows", "1"], 1).1,
+        "quiver: error: wide.csv: line 3: expected 1 field, found 2\n"
+    );
+    // A block cut short says how much of it arrived.
+    std::fs::write(d.join("cut.arrows"), &stream[..100]).unwrap();
+    assert_eq!(
+        run_in(d, &["cat", "cut.arrows"], 1).1,
+        "quiver: error: cut.arrows: message 0 (schema), message metadata: input ends after 92 \
+         of 120 bytes\n"
+    );
+    // A value past the inference sample that does not parse as the inferred type.
+    std::fs::write(d.join("late.csv"), "id\n1\n2\nx\n").unwrap();
+    assert_eq!(
+        run_in(d, &["cat", "late.csv", "--infer-rows", "2"], 1).1,
+        "quiver: error: late.csv: line 4, column \"id\": cannot parse \"x\" as int64 (types \
+         were inferred from the first 2 rows; pass a larger --infer-rows, or --schema)\n"
+    );
+    std::fs::write(d.join("late.jsonl"), "{\"a\": 1}\n{\"a\": \"x\"}\n").unwrap();
+    assert_eq!(
+        run_in(d, &["cat", "late.jsonl", "--infer-rows", "1"], 1).1,
+        "quiver: error: late.jsonl: line 2, field \"a\": expected number, found string (types \
+         were inferred from the first 1 row; pass a larger --infer-rows, or --schema)\n"
+    );
+    // With an explicit schema there is nothing to suggest.
+    assert_eq!(
+        run_in(d, &["cat", "late.csv", "--schema", "id: int64"], 1).1,
+        "quiver: error: late.csv: line 4, column \"id\": cannot parse \"x\" as int64\n"
+    );
+}

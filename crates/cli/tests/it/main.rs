@@ -2,9 +2,12 @@
 
 mod common;
 mod convert;
+mod detection;
 mod display;
 mod failures;
 mod inspect;
 mod pyarrow;
+mod readme;
 mod scan_validate;
+mod signals;
 mod terminal;

@@ -1,7 +1,7 @@
 //! The messages of an IPC stream, in order.
 
 use super::{MessageInfo, buffer_uncompressed_lengths, parse_message};
-use crate::message::{Prefix, parse_prefix};
+use crate::message::{Prefix, byte_count, parse_prefix};
 use crate::schema::{IpcSchema, schema_from_fb};
 use quiver_arrow::{Error, Result};
 
@@ -102,8 +102,8 @@ fn next_message(bytes: &[u8], pos: usize, layout: &mut StreamLayout) -> Result<O
     let (prefix_len, metadata_len) = match parse_prefix(rest)? {
         None => {
             return Err(Error::oos(format!(
-                "input ends inside a message prefix ({} bytes left)",
-                rest.len()
+                "input ends inside a message prefix ({} left)",
+                byte_count(rest.len())
             )));
         }
         Some(Prefix::EndOfStream { prefix_len }) => {
@@ -150,7 +150,8 @@ fn take<'a>(rest: &'a [u8], start: usize, len: usize, what: &str) -> Result<&'a 
         .and_then(|end| rest.get(start..end))
         .ok_or_else(|| {
             Error::oos(format!(
-                "input ends inside the {what}: {len} bytes declared, {} available",
+                "input ends inside the {what}: {} declared, {} available",
+                byte_count(len),
                 rest.len().saturating_sub(start)
             ))
         })

@@ -104,9 +104,9 @@ impl StreamDecoder {
             Err(Error::oos("the stream has no schema message"))
         } else {
             Err(Error::oos(format!(
-                "the stream ends inside message {} ({} bytes pending)",
+                "the stream ends inside message {} ({} pending)",
                 self.state.messages(),
-                self.available
+                crate::message::byte_count(self.available)
             )))
         }
     }

@@ -104,9 +104,17 @@ fn schema_message_errors_say_what_is_wrong() {
         format!("3 bytes follow the schema message of {n} bytes")
     );
     let cut = e(&bytes[..n - 8]);
-    assert!(
-        cut.starts_with("schema message, message metadata: input ends inside"),
-        "{cut}"
+    assert_eq!(
+        cut,
+        format!(
+            "schema message, message metadata: input ends after {} of {} bytes",
+            n - 16,
+            n - 8
+        )
+    );
+    assert_eq!(
+        e(&[&bytes[..], &[1]].concat()),
+        format!("1 byte follows the schema message of {n} bytes")
     );
     // A stream's second message is a record batch.
     let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int32, true)]));

@@ -169,11 +169,7 @@ impl<R: Read> CsvReader<R> {
         let line = line_of(&self.record);
         let fields = &self.schema.fields;
         if self.record.len() != fields.len() {
-            return Err(Error::oos(format!(
-                "line {line}: expected {} fields, found {}",
-                fields.len(),
-                self.record.len()
-            )));
+            return Err(wrong_field_count(line, fields.len(), self.record.len()));
         }
         for (i, v) in self.record.iter().enumerate() {
             let field = &fields[i];
@@ -274,6 +270,14 @@ fn explicit_schema(schema: &SchemaRef, header: Option<&[String]>) -> Result<Sche
     Ok(schema.clone())
 }
 
+/// A record with `found` fields where the header (or schema) has `expected`.
+fn wrong_field_count(line: impl std::fmt::Display, expected: usize, found: usize) -> Error {
+    let noun = if expected == 1 { "field" } else { "fields" };
+    Error::oos(format!(
+        "line {line}: expected {expected} {noun}, found {found}"
+    ))
+}
+
 fn infer_schema(
     header: Option<Vec<String>>,
     sample: &VecDeque<ByteRecord>,
@@ -290,12 +294,11 @@ fn infer_schema(
     let mut guesses = vec![ColumnGuess::default(); names.len()];
     for record in sample {
         if record.len() != names.len() {
-            return Err(Error::oos(format!(
-                "line {}: expected {} fields, found {}",
+            return Err(wrong_field_count(
                 line_of(record),
                 names.len(),
-                record.len()
-            )));
+                record.len(),
+            ));
         }
         for (g, v) in guesses.iter_mut().zip(record.iter()) {
             if !nulls.contains(&v) {

@@ -39,8 +39,9 @@
 //! are quoted only when needed. Values use the forms the reader parses back: floats in Rust's
 //! shortest round-trip form (`0.1`, `1e-7`, `NaN`, `inf`), decimals with exactly their scale's
 //! digits, timestamps in ISO 8601 with the unit's fraction digits (`2020-01-31T12:24:56.789`;
-//! zoned columns as the UTC instant with `Z`, fixed-offset columns at their offset), durations
-//! as integer counts, binary values as their raw bytes, dictionaries as their values.
+//! zoned columns as local time in their zone with the offset in force,
+//! `2023-12-31T20:00:07.000-05:00`, which pyarrow and DuckDB read to the same instant),
+//! durations as integer counts, binary values as their raw bytes, dictionaries as their values.
 
 mod infer;
 mod reader;

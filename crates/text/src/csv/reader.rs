@@ -17,8 +17,11 @@ use std::sync::Arc;
 /// floats (`1.5`, `-2e-3`, `inf`, `NaN`); booleans (`true`/`false` in any case, `1`/`0`);
 /// strings (must be UTF-8) and binary (the raw bytes); `fixed_size_binary[N]` (exactly N
 /// bytes); `date32` `YYYY-MM-DD`; `date64` a date or timestamp; timestamps
-/// `YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]][Z|±HH:MM]` (a zone is converted to UTC; a zone in a
-/// column without one is an error; fraction digits beyond the unit must be zeros); times
+/// `YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]][Z|±HH:MM]` (a value with an offset converts exactly;
+/// a value without one in a zoned column is local time in the column's zone, and an error
+/// when that local time falls in a daylight-saving gap or fold, as with pyarrow's
+/// `assume_timezone`; a zone in a column without one is an error; fraction digits beyond the
+/// unit must be zeros); times
 /// `HH:MM[:SS[.fraction]]`; durations an integer count; decimals exactly (`-123.45`, `1e3`),
 /// digits beyond the scale must be zeros and more digits than the precision is an error;
 /// intervals as `quiver_arrow::display` writes them; dictionaries of strings or binary

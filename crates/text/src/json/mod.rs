@@ -42,8 +42,8 @@
 //! strings escaped (`"`, `\`, control characters); binary as lowercase hex strings; decimals
 //! as strings with exactly their scale's digits (`"-123.45"`); durations as integers; dates,
 //! times, timestamps and intervals as the strings `quiver_arrow::display::format_value` gives
-//! them, except that timestamps with a named zone are written as the UTC instant with `Z`
-//! (`"2020-01-31T12:24:56.789Z"`); lists as arrays, structs as objects (null children as
+//! them (zoned timestamps as local time with the offset, `"2023-12-31T20:00:07.789-05:00"`);
+//! lists as arrays, structs as objects (null children as
 //! `"k": null`), maps as objects when the keys are strings and otherwise as arrays of
 //! `{"key": k, "value": v}`; unions as the selected child's value; dictionaries and run-end
 //! encoded values as their value; nulls as `null`.

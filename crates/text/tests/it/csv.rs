@@ -44,7 +44,7 @@ fn infers_pyarrow_like_types() {
     let got = rows(data, CsvReadOptions::default());
     assert_eq!(
         got[1],
-        "-2|1000.0|false|2020-01-03|2020-01-03T00:00:00|2020-01-02T03:04:05.000000000|2020-01-02T03:04:05 UTC|null|null"
+        "-2|1000.0|false|2020-01-03|2020-01-03T00:00:00|2020-01-02T03:04:05.000000000|2020-01-02T03:04:05+00:00|null|null"
     );
 }
 
@@ -191,6 +191,6 @@ fn writer_quotes_only_when_needed() {
     let text = String::from_utf8(w.finish().unwrap()).unwrap();
     assert_eq!(
         text,
-        "s;t\nplain;1970-01-01T00:00:00.001Z\n\"a;b\";\n;1970-01-01T00:00:00.000Z\n"
+        "s;t\nplain;1970-01-01T00:00:00.001+00:00\n\"a;b\";\n;1970-01-01T00:00:00.000+00:00\n"
     );
 }

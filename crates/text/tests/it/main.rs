@@ -2,6 +2,8 @@
 
 mod csv;
 mod json;
+mod oracle;
 mod pyarrow;
 mod roundtrip;
 mod util;
+mod zones;

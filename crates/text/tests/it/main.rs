@@ -1,6 +1,7 @@
 //! Integration tests of quiver-text: CSV, JSON Lines, round trips and pyarrow comparisons.
 
 mod csv;
+mod empty_strings;
 mod json;
 mod oracle;
 mod pyarrow;

@@ -52,7 +52,6 @@ pub fn values<'a>(found: &'a Value, library: &str, column: &str) -> &'a Value {
 }
 
 /// The type one library read for `column`.
-#[allow(dead_code)]
 pub fn type_of<'a>(found: &'a Value, library: &str, column: &str) -> &'a str {
     found[library][column]["type"]
         .as_str()

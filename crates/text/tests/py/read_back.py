@@ -3,7 +3,7 @@ what each of them found as one JSON object, so that the Rust tests can compare i
 quiver wrote.
 
 Usage:
-  read_back.py csv PATH     pyarrow.csv.read_csv (strings_can_be_null=True,
+  read_back.py csv PATH     pyarrow.csv.read_csv (null_values=[""], strings_can_be_null=True,
                             quoted_strings_can_be_null=False) and DuckDB read_csv
                             (allow_quoted_nulls=false)
   read_back.py jsonl PATH   pyarrow.json.read_json, DuckDB read_json, polars.read_ndjson
@@ -45,7 +45,7 @@ def main():
     if kind == "csv":
         import pyarrow.csv as pcsv
 
-        convert = pcsv.ConvertOptions(strings_can_be_null=True,
+        convert = pcsv.ConvertOptions(null_values=[""], strings_can_be_null=True,
                                       quoted_strings_can_be_null=False)
         out["pyarrow"] = table_json(pcsv.read_csv(path, convert_options=convert))
         sql = f"SELECT * FROM read_csv('{path}', allow_quoted_nulls = false)"

@@ -164,10 +164,9 @@ impl<W: Write> CsvWriter<W> {
 /// Appends one field: quoted (inner quotes doubled) when it holds the delimiter, a quote or
 /// a line end, or when it is empty and `quote_empty`.
 fn write_field(out: &mut Vec<u8>, v: &[u8], delimiter: u8, quote_empty: bool) {
-    let needs = v
-        .iter()
-        .any(|&b| b == delimiter || b == b'"' || b == b'\n' || b == b'\r');
-    if !needs && !(v.is_empty() && quote_empty) {
+    let special = |b: &u8| *b == delimiter || matches!(b, b'"' | b'\n' | b'\r');
+    let quote = v.iter().any(special) || (v.is_empty() && quote_empty);
+    if !quote {
         out.extend_from_slice(v);
         return;
     }

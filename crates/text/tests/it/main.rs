@@ -3,6 +3,7 @@
 mod csv;
 mod empty_strings;
 mod json;
+mod json_types;
 mod oracle;
 mod pyarrow;
 mod roundtrip;

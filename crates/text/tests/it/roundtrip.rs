@@ -175,9 +175,18 @@ fn json_writes_documented_forms() {
         assert!(text.contains(want), "{want} not in {text}");
     }
     let nan = batch_of(flat_columns()).slice(3, 1);
-    let text = String::from_utf8(write_json(&[nan], JsonFormat::Lines)).unwrap();
+    let text =
+        String::from_utf8(write_json(std::slice::from_ref(&nan), JsonFormat::Lines)).unwrap();
     assert!(
         text.contains("\"f64\":\"inf\"") && text.contains("\"f32\":\"NaN\""),
+        "{text}"
+    );
+    let mut w = quiver_text::json::JsonWriter::try_new(Vec::new(), nan.schema(), JsonFormat::Lines)
+        .unwrap();
+    w.write(&nan).unwrap();
+    let text = String::from_utf8(w.finish().unwrap()).unwrap();
+    assert!(
+        text.contains("\"f64\":null") && text.contains("\"f32\":null"),
         "{text}"
     );
 }

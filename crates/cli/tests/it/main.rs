@@ -7,3 +7,4 @@ mod inspect;
 mod pyarrow;
 mod scan_validate;
 mod terminal;
+mod text_values;

@@ -12,7 +12,7 @@ use crate::types::format_data_type;
 use half::f16;
 use number::{NumError, parse_bool, parse_decimal, parse_f32};
 use quiver_arrow::builder::{ArrayBuilder, PrimitiveBuilderType};
-use quiver_arrow::tz::TimeZone;
+use quiver_arrow::tz::{LocalTimeError, TimeZone};
 use quiver_arrow::{DataType, I128, I256, IntervalUnit, TimeUnit};
 use temporal::{
     parse_day_time, parse_duration, parse_month_day_nano, parse_time, parse_year_month,
@@ -211,12 +211,21 @@ fn local_to_utc(
     v: &[u8],
     dt: &DataType,
 ) -> Result<i64, String> {
-    let zone = TimeZone::parse(zone).map_err(|e| cannot(v, dt, &format!(": {e}")))?;
+    let tz = TimeZone::parse(zone).map_err(|e| cannot(v, dt, &format!(": {e}")))?;
     let per = temporal::per_second(unit);
     let (secs, frac) = (local.div_euclid(per), local.rem_euclid(per));
-    let utc = zone
-        .to_utc(secs)
-        .map_err(|e| cannot(v, dt, &format!(": {e}")))?;
+    let utc = tz.to_utc(secs).map_err(|e| {
+        let why = match e {
+            LocalTimeError::Nonexistent => {
+                format!(": this local time does not exist in {zone} (clocks skipped it)")
+            }
+            LocalTimeError::Ambiguous => format!(
+                ": this local time happened twice in {zone} (clocks were set back); \
+                 write it with an offset"
+            ),
+        };
+        cannot(v, dt, &why)
+    })?;
     utc.checked_mul(per)
         .and_then(|t| t.checked_add(frac))
         .ok_or_else(|| cannot(v, dt, ": out of range"))

@@ -143,8 +143,9 @@ fn instant(seconds: i64) -> Timestamp {
     Timestamp::from_second(seconds.clamp(min, max)).unwrap_or(Timestamp::UNIX_EPOCH)
 }
 
-/// Seconds east of UTC of a fixed offset written `±HH:MM`, `±HHMM` or `±HH` (hours up to 23,
-/// minutes up to 59); `None` for anything else.
+/// Seconds east of UTC of a fixed offset written `±HH:MM`, `±HHMM`, `±HH` or `±HH:MM:SS` (as
+/// [`write_offset`] writes historical offsets; hours up to 23, minutes and seconds up to 59);
+/// `None` for anything else.
 ///
 /// ```
 /// use quiver_arrow::tz::parse_offset;
@@ -157,17 +158,19 @@ pub fn parse_offset(tz: &str) -> Option<i32> {
         [b'-', rest @ ..] => (-1, rest),
         _ => return None,
     };
-    let (hh, mm) = match rest {
-        [h1, h2] => ([*h1, *h2], *b"00"),
-        [h1, h2, m1, m2] | [h1, h2, b':', m1, m2] => ([*h1, *h2], [*m1, *m2]),
+    let (hh, mm, ss) = match rest {
+        [h1, h2] => ([*h1, *h2], *b"00", *b"00"),
+        [h1, h2, m1, m2] | [h1, h2, b':', m1, m2] => ([*h1, *h2], [*m1, *m2], *b"00"),
+        [h1, h2, b':', m1, m2, b':', s1, s2] => ([*h1, *h2], [*m1, *m2], [*s1, *s2]),
         _ => return None,
     };
     let two = |d: [u8; 2]| -> Option<i32> {
         let (a, b) = (d[0].checked_sub(b'0')?, d[1].checked_sub(b'0')?);
         (a <= 9 && b <= 9).then_some(i32::from(a * 10 + b))
     };
-    let (hours, minutes) = (two(hh)?, two(mm)?);
-    (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
+    let (hours, minutes, seconds) = (two(hh)?, two(mm)?, two(ss)?);
+    let ok = hours <= 23 && minutes <= 59 && seconds <= 59;
+    ok.then_some(sign * (hours * 3600 + minutes * 60 + seconds))
 }
 
 /// Writes an offset of `seconds` east of UTC as `±HH:MM` (`±HH:MM:SS` when it has seconds,
@@ -191,6 +194,8 @@ mod tests {
         assert_eq!(parse_offset("+02:00"), Some(7200));
         assert_eq!(parse_offset("-0530"), Some(-(5 * 3600 + 30 * 60)));
         assert_eq!(parse_offset("+05"), Some(5 * 3600));
+        assert_eq!(parse_offset("-04:56:02"), Some(-17_762));
+        assert_eq!(parse_offset("-04:56:60"), None);
         assert_eq!(parse_offset("UTC"), None);
         assert_eq!(parse_offset("+25:00"), None);
         assert_eq!(parse_offset("+2:00"), None);

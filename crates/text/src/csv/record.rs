@@ -74,7 +74,8 @@ impl Record {
 /// record's input bytes afterwards, and only when they hold a quote character at all.
 pub(crate) struct RecordReader<R: Read> {
     input: BufReader<R>,
-    core: csv_core::Reader,
+    /// Boxed: its state tables are large, and readers are moved around by value.
+    core: Box<csv_core::Reader>,
     delimiter: u8,
     quote: u8,
     /// The input bytes of the current record (with line ends left from before it).
@@ -87,10 +88,12 @@ impl<R: Read> RecordReader<R> {
     pub(crate) fn new(input: R, delimiter: u8, quote: u8) -> Self {
         RecordReader {
             input: BufReader::with_capacity(1 << 16, input),
-            core: csv_core::ReaderBuilder::new()
-                .delimiter(delimiter)
-                .quote(quote)
-                .build(),
+            core: Box::new(
+                csv_core::ReaderBuilder::new()
+                    .delimiter(delimiter)
+                    .quote(quote)
+                    .build(),
+            ),
             delimiter,
             quote,
             raw: Vec::new(),

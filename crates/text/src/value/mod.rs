@@ -185,7 +185,10 @@ fn append_temporal(b: &mut ArrayBuilder, dt: &DataType, v: &[u8]) -> Result<(), 
                     let why = ": it has a time zone but the column type has none";
                     Err(cannot(v, dt, why))
                 }
-                Some(zone) if !t.has_zone => push(b, local_to_utc(t.value, *u, zone, v, dt)?),
+                Some(zone) if !t.has_zone => {
+                    let utc = local_to_utc(t.value, *u, zone).map_err(|why| cannot(v, dt, &why))?;
+                    push(b, utc)
+                }
                 _ => push(b, t.value),
             }
         }
@@ -203,32 +206,23 @@ fn append_temporal(b: &mut ArrayBuilder, dt: &DataType, v: &[u8]) -> Result<(), 
 
 /// The UTC instant of `local` (ticks of `unit` of a wall-clock time in `zone`): text without
 /// an offset in a zoned column is local time there; times in a daylight-saving gap or fold are
-/// errors, as with pyarrow's `assume_timezone` defaults.
-fn local_to_utc(
-    local: i64,
-    unit: TimeUnit,
-    zone: &str,
-    v: &[u8],
-    dt: &DataType,
-) -> Result<i64, String> {
-    let tz = TimeZone::parse(zone).map_err(|e| cannot(v, dt, &format!(": {e}")))?;
+/// errors, as with pyarrow's `assume_timezone` defaults. The error is the reason, `: …`.
+fn local_to_utc(local: i64, unit: TimeUnit, zone: &str) -> Result<i64, String> {
+    let tz = TimeZone::parse(zone).map_err(|e| format!(": {e}"))?;
     let per = temporal::per_second(unit);
     let (secs, frac) = (local.div_euclid(per), local.rem_euclid(per));
-    let utc = tz.to_utc(secs).map_err(|e| {
-        let why = match e {
-            LocalTimeError::Nonexistent => {
-                format!(": this local time does not exist in {zone} (clocks skipped it)")
-            }
-            LocalTimeError::Ambiguous => format!(
-                ": this local time happened twice in {zone} (clocks were set back); \
-                 write it with an offset"
-            ),
-        };
-        cannot(v, dt, &why)
+    let utc = tz.to_utc(secs).map_err(|e| match e {
+        LocalTimeError::Nonexistent => {
+            format!(": this local time does not exist in {zone} (clocks skipped it)")
+        }
+        LocalTimeError::Ambiguous => format!(
+            ": this local time happened twice in {zone} (clocks were set back); \
+             write it with an offset"
+        ),
     })?;
     utc.checked_mul(per)
         .and_then(|t| t.checked_add(frac))
-        .ok_or_else(|| cannot(v, dt, ": out of range"))
+        .ok_or_else(|| ": out of range".to_string())
 }
 
 fn utf8<'a>(v: &'a [u8], dt: &DataType) -> Result<&'a str, String> {

@@ -10,6 +10,7 @@
 //!
 //! Fraction digits beyond the unit's precision must be zeros (no silent truncation).
 
+use quiver_arrow::tz::parse_offset;
 use quiver_arrow::{DaysMs, MonthDayNano, TimeUnit};
 
 const SECONDS_PER_DAY: i64 = 86_400;
@@ -174,37 +175,22 @@ fn clock(c: &mut Cursor, unit: TimeUnit, any_hour: bool) -> Option<i64> {
 }
 
 /// A time zone suffix: seconds east of UTC (`Some(0)` for `Z`/`UTC`), `None` when absent.
+/// Offsets are read by `quiver_arrow::tz::parse_offset`, the one parser of their forms.
 fn zone(c: &mut Cursor) -> Result<Option<i64>, ()> {
     let rest = c.rest();
     if rest.is_empty() {
         return Ok(None);
     }
-    if rest == b"Z" || rest == b" UTC" || rest == b"UTC" {
-        c.pos = c.s.len();
-        return Ok(Some(0));
-    }
-    if rest.starts_with(b"Z[") && rest.ends_with(b"]") {
-        c.pos = c.s.len();
-        return Ok(Some(0));
-    }
-    let sign = match rest[0] {
-        b'+' => 1,
-        b'-' => -1,
-        _ => return Err(()),
-    };
-    c.pos += 1;
-    let h = c.fixed(2).ok_or(())?;
-    c.eat(b':');
-    let m = if c.done() { 0 } else { c.fixed(2).ok_or(())? };
-    let sec = if c.eat(b':') {
-        c.fixed(2).ok_or(())?
-    } else {
+    let utc = matches!(rest, b"Z" | b" UTC" | b"UTC")
+        || (rest.starts_with(b"Z[") && rest.ends_with(b"]"));
+    let offset = if utc {
         0
+    } else {
+        let text = std::str::from_utf8(rest).map_err(|_| ())?;
+        parse_offset(text).ok_or(())?
     };
-    if h > 23 || m > 59 || sec > 59 || !c.done() {
-        return Err(());
-    }
-    Ok(Some(sign * (h * 3600 + m * 60 + sec)))
+    c.pos = c.s.len();
+    Ok(Some(i64::from(offset)))
 }
 
 /// A parsed timestamp: ticks of the unit since the epoch (UTC when a zone was given), and

@@ -6,6 +6,7 @@
 //! - [`Array`]: one typed array per physical layout, zero-copy slicing, typed access.
 //! - [`validate`]: structural and full validation of untrusted arrays.
 //! - [`parallel`]: the thread pool that readers and writers split their work on.
+//! - [`tz`]: time zones of zoned timestamps (fixed offsets and IANA names).
 //!
 //! ```
 //! use quiver_arrow::{Array, PrimitiveArray, StringArray, RecordBatch, Schema, Field, DataType};
@@ -26,6 +27,7 @@ mod error;
 pub mod native;
 pub mod parallel;
 mod record_batch;
+pub mod tz;
 pub mod validate;
 
 pub use array::*;

@@ -94,6 +94,11 @@ pub struct ReadArgs {
     /// Take the schema for CSV / JSON input from an Arrow IPC file or stream.
     #[arg(long, value_name = "FILE")]
     pub schema_from: Option<PathBuf>,
+    /// CSV text read as null, besides the unquoted empty field (repeatable or comma-separated:
+    /// --null-value NA,NULL). A quoted empty field "" is an empty string, and in string columns
+    /// quoted text never matches.
+    #[arg(long = "null-value", value_name = "TEXT", value_delimiter = ',')]
+    pub null_values: Vec<String>,
     /// Rows per batch read from CSV / JSON (set from `--batch-size` where there is one).
     #[arg(skip)]
     pub batch_size: Option<usize>,
@@ -185,6 +190,32 @@ pub struct WriteArgs {
     /// CSV output delimiter (one character; `\t` for tab).
     #[arg(long = "out-delimiter", value_name = "CHAR")]
     pub out_delimiter: Option<String>,
+    #[command(flatten)]
+    pub json: JsonOutArgs,
+}
+
+/// JSON output options of `convert` and `generate` (`cat` writes the defaults).
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct JsonOutArgs {
+    /// How JSON output writes NaN and infinities: null (default; pyarrow, polars and DuckDB
+    /// read a number column) or string ("NaN", "inf", "-inf": exact, read back by quiver).
+    #[arg(
+        long = "json-nonfinite",
+        value_enum,
+        value_name = "HOW",
+        default_value_t
+    )]
+    pub non_finite: JsonNonFinite,
+}
+
+/// `--json-nonfinite`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum JsonNonFinite {
+    /// Write null.
+    #[default]
+    Null,
+    /// Write the strings "NaN", "inf", "-inf".
+    String,
 }
 
 /// `--compression`.

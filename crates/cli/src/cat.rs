@@ -52,6 +52,7 @@ fn show(
             compression: crate::args::Compression::None,
             batch_size: None,
             out_delimiter: None,
+            json: Default::default(),
         };
         let mut sink = Sink::create(to, out, input.schema(), &args, Path::new("-"))?;
         while let Some(b) = rows.next(&mut input)? {

@@ -1,13 +1,13 @@
 //! Writing batches in any output format.
 
-use crate::args::{Compression, WriteArgs};
+use crate::args::{Compression, JsonNonFinite, WriteArgs};
 use crate::format::{Format, default_delimiter, parse_delimiter};
 use anyhow::Result;
 use quiver_arrow::{RecordBatch, SchemaRef};
 use quiver_ipc::Codec;
 use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
 use quiver_text::csv::{CsvWriteOptions, CsvWriter};
-use quiver_text::json::{JsonFormat, JsonWriter};
+use quiver_text::json::{JsonFormat, JsonWriter, NonFinite};
 use std::io::Write;
 use std::path::Path;
 
@@ -68,6 +68,10 @@ pub fn check_write_args(format: Format, args: &WriteArgs) -> Result<()> {
     if args.out_delimiter.is_some() && format != Format::Csv {
         crate::usage!("--out-delimiter applies to CSV output only");
     }
+    let json = matches!(format, Format::Json | Format::Jsonl);
+    if args.json.non_finite != JsonNonFinite::Null && !json {
+        crate::usage!("--json-nonfinite applies to JSON output only");
+    }
     if args.batch_size == Some(0) {
         crate::usage!("--batch-size must be at least 1");
     }
@@ -103,8 +107,17 @@ impl Sink {
                 };
                 Sink::Csv(Box::new(CsvWriter::try_new(w, schema, options)?))
             }
-            Format::Jsonl => Sink::Json(JsonWriter::try_new(w, schema, JsonFormat::Lines)?),
-            Format::Json => Sink::Json(JsonWriter::try_new(w, schema, JsonFormat::Array)?),
+            Format::Jsonl | Format::Json => {
+                let layout = match format {
+                    Format::Jsonl => JsonFormat::Lines,
+                    _ => JsonFormat::Array,
+                };
+                let non_finite = match args.json.non_finite {
+                    JsonNonFinite::Null => NonFinite::Null,
+                    JsonNonFinite::String => NonFinite::String,
+                };
+                Sink::Json(JsonWriter::try_new(w, schema, layout)?.with_non_finite(non_finite))
+            }
             Format::Parquet => return Err(format.not_supported_yet()),
         })
     }

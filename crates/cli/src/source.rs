@@ -481,6 +481,9 @@ pub fn csv_options(args: &ReadArgs, path: &Path) -> Result<CsvReadOptions> {
         infer_rows: args.infer_rows.max(1),
         schema: explicit_schema(args)?,
         batch_size: args.batch_size.unwrap_or(defaults.batch_size),
+        null_values: std::iter::once(String::new())
+            .chain(args.null_values.iter().cloned())
+            .collect(),
         ..defaults
     })
 }

@@ -13,8 +13,10 @@
 //! `line 17, column "qty": cannot parse "abc" as int64`.
 //!
 //! Writing a batch and reading the output back with the batch's schema gives a logically equal
-//! batch, for every type the readers support (see each module for the text forms used).
-//! Exceptions in CSV: an empty string and a null are both written as an empty field.
+//! batch, for every type the readers support (see each module for the text forms used; JSON
+//! needs `NonFinite::String` to keep NaN and infinities). CSV writes an empty string as `""`
+//! and a null as an empty field; the one exception is a one-column table of strings, where a
+//! null row is written `""` too (an empty line would be skipped) and reads back as `""`.
 
 pub mod csv;
 pub mod json;

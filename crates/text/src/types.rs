@@ -456,6 +456,9 @@ impl Parser<'_> {
             if zone.is_empty() {
                 return Err(self.error("expected a time zone"));
             }
+            if let Err(e) = quiver_arrow::tz::TimeZone::parse(zone) {
+                return Err(self.error(&e.to_string().replace("invalid argument: ", "")));
+            }
             tz = Some(Arc::<str>::from(zone));
             self.pos += end;
         }

@@ -1,8 +1,9 @@
 //! Rendering of dates, times, timestamps, durations and intervals, with the civil calendar
-//! computed here (no time zone database: named zones are annotated, not converted).
+//! computed here (zone offsets come from [`crate::tz`]).
 
 use crate::datatype::TimeUnit;
 use crate::native::{DaysMs, MonthDayNano};
+use crate::tz::{TimeZone, write_offset};
 use std::fmt::{self, Write};
 
 const SECONDS_PER_DAY: i64 = 86_400;
@@ -98,31 +99,13 @@ pub(super) fn write_date64(w: &mut dyn Write, ms: i64) -> fmt::Result {
     }
 }
 
-/// Seconds east of UTC of a fixed-offset zone written `±HH:MM`, `±HHMM` or `±HH`.
-pub(crate) fn parse_offset(tz: &str) -> Option<i64> {
-    let (sign, rest) = match tz.as_bytes() {
-        [b'+', rest @ ..] => (1, rest),
-        [b'-', rest @ ..] => (-1, rest),
-        _ => return None,
-    };
-    let (hh, mm) = match rest {
-        [h1, h2] => ([*h1, *h2], *b"00"),
-        [h1, h2, m1, m2] | [h1, h2, b':', m1, m2] => ([*h1, *h2], [*m1, *m2]),
-        _ => return None,
-    };
-    let two = |d: [u8; 2]| -> Option<i64> {
-        let (a, b) = (d[0].checked_sub(b'0')?, d[1].checked_sub(b'0')?);
-        (a <= 9 && b <= 9).then_some(i64::from(a * 10 + b))
-    };
-    let (hours, minutes) = (two(hh)?, two(mm)?);
-    (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
-}
-
-/// `Timestamp`: without a zone, the wall-clock time `2020-01-31T12:24:56.789`. With a fixed
-/// offset (`+02:00`), the local time at that offset followed by the offset as written
-/// (`2020-01-31T14:24:56.789+02:00`). With `UTC`, the UTC time followed by ` UTC`. With any
-/// other named zone, which would need a time zone database to convert, the UTC time marked
-/// `Z` and annotated with the zone (`2020-01-31T12:24:56.789Z[Europe/Paris]`, RFC 9557).
+/// `Timestamp`: without a zone, the wall-clock time `2020-01-31T12:24:56.789`. With a zone
+/// (a fixed offset such as `+02:00`, `UTC`, or an IANA name such as `America/New_York`, see
+/// [`crate::tz`]), the local time in that zone followed by the offset in force then:
+/// `2023-12-31T20:00:07-05:00`, `2020-01-31T12:24:56.789+00:00` — an ISO 8601 / RFC 3339
+/// text that pyarrow, DuckDB and quiver read back to the same instant. A zone the database
+/// does not know shows the UTC time marked `Z` and annotated with the zone
+/// (`2020-01-31T12:24:56Z[Mars/Olympus]`, RFC 9557).
 pub(super) fn write_timestamp(
     w: &mut dyn Write,
     v: i64,
@@ -132,21 +115,18 @@ pub(super) fn write_timestamp(
     let Some(tz) = tz else {
         return write_date_time(w, v, unit);
     };
-    if let Some(offset) = parse_offset(tz) {
-        let shifted = offset
+    if let Ok(zone) = TimeZone::parse(tz) {
+        let offset = zone.offset_at(v.div_euclid(per_second(unit)));
+        let shifted = i64::from(offset)
             .checked_mul(per_second(unit))
             .and_then(|o| v.checked_add(o));
         if let Some(local) = shifted {
             write_date_time(w, local, unit)?;
-            return w.write_str(tz);
+            return write_offset(w, offset);
         }
     }
     write_date_time(w, v, unit)?;
-    if tz == "UTC" {
-        w.write_str(" UTC")
-    } else {
-        write!(w, "Z[{tz}]")
-    }
+    write!(w, "Z[{tz}]")
 }
 
 /// The suffix of a duration in `unit`.
@@ -253,16 +233,5 @@ mod tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(civil_from_days(-719_528), (0, 1, 1));
-    }
-
-    #[test]
-    fn offsets_parse() {
-        assert_eq!(parse_offset("+02:00"), Some(7200));
-        assert_eq!(parse_offset("-0530"), Some(-(5 * 3600 + 30 * 60)));
-        assert_eq!(parse_offset("+05"), Some(5 * 3600));
-        assert_eq!(parse_offset("UTC"), None);
-        assert_eq!(parse_offset("+25:00"), None);
-        assert_eq!(parse_offset("+2:00"), None);
-        assert_eq!(parse_offset("+"), None);
     }
 }

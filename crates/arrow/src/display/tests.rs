@@ -186,7 +186,7 @@ fn timestamps_with_and_without_zones() {
     );
     assert_eq!(
         show(ts(TimeUnit::Second, Some("UTC"), vec![1580473496])),
-        ["2020-01-31T12:24:56 UTC"]
+        ["2020-01-31T12:24:56+00:00"]
     );
     assert_eq!(
         show(ts(TimeUnit::Second, Some("+02:00"), vec![1580473496])),
@@ -198,11 +198,25 @@ fn timestamps_with_and_without_zones() {
             Some("-0530"),
             vec![1580473496789]
         )),
-        ["2020-01-31T06:54:56.789-0530"]
+        ["2020-01-31T06:54:56.789-05:30"]
     );
     assert_eq!(
         show(ts(TimeUnit::Second, Some("Europe/Paris"), vec![1580473496])),
-        ["2020-01-31T12:24:56Z[Europe/Paris]"]
+        ["2020-01-31T13:24:56+01:00"]
+    );
+    // Named zones: local time with the offset in force (winter and summer), as pyarrow's
+    // Python datetimes and DuckDB show them.
+    assert_eq!(
+        show(ts(
+            TimeUnit::Second,
+            Some("America/New_York"),
+            vec![1704070807, 1719849600]
+        )),
+        ["2023-12-31T20:00:07-05:00", "2024-07-01T12:00:00-04:00"]
+    );
+    assert_eq!(
+        show(ts(TimeUnit::Second, Some("Mars/Olympus"), vec![1580473496])),
+        ["2020-01-31T12:24:56Z[Mars/Olympus]"]
     );
 }
 

@@ -101,9 +101,8 @@ fn uuid(w: &mut dyn Write, bytes: &[u8]) -> fmt::Result {
 /// - lists `[1, 2, null]`, structs `{a: 1, b: [2, 3]}`, maps `{"k": 1, "j": null}`, unions
 ///   the chosen child as `{name=value}`, dictionaries and run-end encoded arrays their value.
 ///
-/// Timestamps with a fixed-offset zone (`+02:00`) show the local time at that offset followed
-/// by the offset; `UTC` appends ` UTC`; other named zones cannot be converted without a time
-/// zone database and show the UTC time as `…Z[Europe/Paris]`.
+/// Zoned timestamps (a fixed offset, `UTC` or an IANA name) show the local time in their zone
+/// followed by the offset in force: `2023-12-31T20:00:07-05:00` (see `crate::tz`).
 ///
 /// ```
 /// use quiver_arrow::{Array, PrimitiveArray, StringArray, DataType, TimeUnit};

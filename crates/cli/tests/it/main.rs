@@ -11,3 +11,4 @@ mod readme;
 mod scan_validate;
 mod signals;
 mod terminal;
+mod text_values;

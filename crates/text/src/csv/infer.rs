@@ -14,6 +14,8 @@ pub(crate) struct ColumnGuess {
     timestamp: bool,
     zoned: Option<bool>,
     fraction: bool,
+    /// A quoted empty field `""` was seen (an empty string, not a null).
+    quoted_empty: bool,
 }
 
 impl Default for ColumnGuess {
@@ -27,6 +29,7 @@ impl Default for ColumnGuess {
             timestamp: true,
             zoned: None,
             fraction: false,
+            quoted_empty: false,
         }
     }
 }
@@ -44,6 +47,12 @@ impl ColumnGuess {
         }
     }
 
+    /// Notes a quoted empty field: no type but `string` holds it, yet it does not narrow
+    /// the others (it reads as null in non-string columns).
+    pub(crate) fn add_quoted_empty(&mut self) {
+        self.quoted_empty = true;
+    }
+
     fn add_timestamp(&mut self, v: &[u8]) {
         let parsed = parse_timestamp(v, TimeUnit::Nanosecond)
             .or_else(|| parse_timestamp(v, TimeUnit::Second));
@@ -59,7 +68,9 @@ impl ColumnGuess {
 
     /// The inferred type.
     pub(crate) fn data_type(&self) -> DataType {
-        if !self.seen {
+        if !self.seen && self.quoted_empty {
+            DataType::Utf8
+        } else if !self.seen {
             DataType::Null
         } else if self.bool_ {
             DataType::Boolean

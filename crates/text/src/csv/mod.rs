@@ -5,12 +5,20 @@
 //! one batch (plus the inference sample) in memory. Fields are read as bytes and parsed
 //! straight into the column builders.
 //!
-//! **Nulls.** A field equal to one of [`CsvReadOptions::null_values`] is null. The default list
-//! is pyarrow's minus the NaN spellings (so that floats written as `NaN` read back as NaN):
-//! `""`, `#N/A`, `#N/A N/A`, `#NA`, `-1.#IND`, `-1.#QNAN`, `1.#IND`, `1.#QNAN`, `N/A`, `NA`,
-//! `NULL`, `n/a`, `null`. Unlike pyarrow's default, null values apply to string and binary
-//! columns too ([`CsvReadOptions::strings_can_be_null`], default `true`), so an empty field is
-//! a null string (pyarrow reads it as `""` unless `strings_can_be_null=True`).
+//! **Nulls and empty strings.** An unquoted empty field is null and a quoted empty field
+//! `""` is the empty string, so that CSV written by [`CsvWriter`] reads back equal. In
+//! string and binary columns an *unquoted* field equal to one of
+//! [`CsvReadOptions::null_values`] is null (quoted fields never are); in other columns an
+//! empty field, quoted or not, and any field equal to a marker are null. The default markers
+//! are only the empty field.
+//!
+//! Deliberate differences from pyarrow's defaults: pyarrow reads an empty field in a string
+//! column as `""` (`strings_can_be_null=False`) and treats `NA`, `NULL`, `null`, `N/A`, `NaN`
+//! and others as null in other columns. Reading text such as `NA` (a name, a country code)
+//! as null would change the data, so quiver keeps it unless asked (`with_null_values`).
+//! pyarrow reads quiver's CSV equal with `ConvertOptions(null_values=[""],
+//! strings_can_be_null=True, quoted_strings_can_be_null=False)`; DuckDB with `read_csv(…, allow_quoted_nulls=false)`
+//! (both default to reading `""` as null).
 //!
 //! **Inference** (without [`CsvReadOptions::schema`]) looks at the first
 //! [`CsvReadOptions::infer_rows`] records, ignoring nulls, and picks per column the first type
@@ -35,15 +43,20 @@
 //! accepts.
 //!
 //! # Writing
-//! [`CsvWriter`] writes a header line and one record per row; nulls are empty fields, strings
-//! are quoted only when needed. Values use the forms the reader parses back: floats in Rust's
+//! [`CsvWriter`] writes a header line and one record per row; nulls are empty fields, empty
+//! strings are `""`, other strings are quoted only when needed (they contain the delimiter, a
+//! quote or a line end). A row whose only field is null is written `""` too, since an empty
+//! line would be skipped by readers: in a one-column table of strings a null reads back as the
+//! empty string (pyarrow writes an empty line, which loses the row). Values use the forms the reader parses back: floats in Rust's
 //! shortest round-trip form (`0.1`, `1e-7`, `NaN`, `inf`), decimals with exactly their scale's
 //! digits, timestamps in ISO 8601 with the unit's fraction digits (`2020-01-31T12:24:56.789`;
-//! zoned columns as the UTC instant with `Z`, fixed-offset columns at their offset), durations
-//! as integer counts, binary values as their raw bytes, dictionaries as their values.
+//! zoned columns as local time in their zone with the offset in force,
+//! `2023-12-31T20:00:07.000-05:00`, which pyarrow and DuckDB read to the same instant),
+//! durations as integer counts, binary values as their raw bytes, dictionaries as their values.
 
 mod infer;
 mod reader;
+mod record;
 mod writer;
 
 pub use reader::CsvReader;
@@ -74,20 +87,19 @@ pub struct CsvReadOptions {
     pub infer_rows: usize,
     /// Maximum rows per batch (default 65536; at least 1 is used).
     pub batch_size: usize,
-    /// Field values read as null (see the module docs for the default).
+    /// Field values read as null (default: only the empty field; see the module docs for
+    /// quoted fields).
     pub null_values: Vec<String>,
-    /// Whether [`CsvReadOptions::null_values`] apply to string and binary columns (default
-    /// `true`); when `false`, such fields are read verbatim (`""` stays an empty string).
+    /// Whether string and binary columns can hold nulls at all (default `true`); when
+    /// `false`, such fields are read verbatim (an unquoted empty field is an empty string,
+    /// as with pyarrow's default).
     pub strings_can_be_null: bool,
     /// Quote character (default `"`); quotes inside quoted fields are doubled.
     pub quote: u8,
 }
 
-/// The default [`CsvReadOptions::null_values`].
-pub const DEFAULT_NULL_VALUES: [&str; 13] = [
-    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "1.#IND", "1.#QNAN", "N/A", "NA", "NULL",
-    "n/a", "null",
-];
+/// The default [`CsvReadOptions::null_values`]: only the empty field.
+pub const DEFAULT_NULL_VALUES: [&str; 1] = [""];
 
 impl Default for CsvReadOptions {
     fn default() -> Self {

@@ -2,11 +2,12 @@
 
 use super::CsvReadOptions;
 use super::infer::ColumnGuess;
+use super::record::{Record, RecordReader};
+use super::writer::is_string_like;
 use crate::types::format_data_type;
 use crate::value::{BinaryText, append_text, is_text_type};
-use csv::ByteRecord;
 use quiver_arrow::builder::{ArrayBuilder, make_builder};
-use quiver_arrow::{DataType, Error, Field, RecordBatch, Result, Schema, SchemaRef};
+use quiver_arrow::{Error, Field, RecordBatch, Result, Schema, SchemaRef};
 use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::Arc;
@@ -17,8 +18,11 @@ use std::sync::Arc;
 /// floats (`1.5`, `-2e-3`, `inf`, `NaN`); booleans (`true`/`false` in any case, `1`/`0`);
 /// strings (must be UTF-8) and binary (the raw bytes); `fixed_size_binary[N]` (exactly N
 /// bytes); `date32` `YYYY-MM-DD`; `date64` a date or timestamp; timestamps
-/// `YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]][Z|±HH:MM]` (a zone is converted to UTC; a zone in a
-/// column without one is an error; fraction digits beyond the unit must be zeros); times
+/// `YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]][Z|±HH:MM]` (a value with an offset converts exactly;
+/// a value without one in a zoned column is local time in the column's zone, and an error
+/// when that local time falls in a daylight-saving gap or fold, as with pyarrow's
+/// `assume_timezone`; a zone in a column without one is an error; fraction digits beyond the
+/// unit must be zeros); times
 /// `HH:MM[:SS[.fraction]]`; durations an integer count; decimals exactly (`-123.45`, `1e3`),
 /// digits beyond the scale must be zeros and more digits than the precision is an error;
 /// intervals as `quiver_arrow::display` writes them; dictionaries of strings or binary
@@ -34,15 +38,15 @@ use std::sync::Arc;
 /// assert_eq!(batch.column(1).null_count(), 1);
 /// ```
 pub struct CsvReader<R: Read> {
-    reader: csv::Reader<R>,
+    reader: RecordReader<R>,
     schema: SchemaRef,
     builders: Vec<ArrayBuilder>,
-    /// Per column: whether null values apply.
-    nullable_text: Vec<bool>,
+    /// Per column: how nulls are recognised.
+    nulls: Vec<NullRule>,
     null_values: Vec<Vec<u8>>,
     /// Sampled records not yet returned.
-    pending: VecDeque<ByteRecord>,
-    record: ByteRecord,
+    pending: VecDeque<Record>,
+    record: Record,
     batch_size: usize,
     done: bool,
 }
@@ -52,13 +56,8 @@ impl<R: Read> CsvReader<R> {
     /// [`CsvReadOptions::infer_rows`] records to infer the column types (they are returned by
     /// the first batches as usual).
     pub fn try_new(reader: R, options: CsvReadOptions) -> Result<Self> {
-        let mut reader = csv::ReaderBuilder::new()
-            .delimiter(options.delimiter)
-            .quote(options.quote)
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(reader);
-        let mut record = ByteRecord::new();
+        let mut reader = RecordReader::new(reader, options.delimiter, options.quote);
+        let mut record = Record::default();
         let header = if options.has_header {
             if !read_record(&mut reader, &mut record)? {
                 return Err(Error::oos(
@@ -84,15 +83,15 @@ impl<R: Read> CsvReader<R> {
     }
 
     fn with_schema(
-        reader: csv::Reader<R>,
+        reader: RecordReader<R>,
         schema: SchemaRef,
-        pending: VecDeque<ByteRecord>,
+        pending: VecDeque<Record>,
         options: &CsvReadOptions,
     ) -> Result<Self> {
         let batch_size = options.batch_size.max(1);
         let capacity = batch_size.min(8192);
         let mut builders = Vec::with_capacity(schema.fields.len());
-        let mut nullable_text = Vec::with_capacity(schema.fields.len());
+        let mut nulls = Vec::with_capacity(schema.fields.len());
         for f in schema.fields.iter() {
             if !is_text_type(f.data_type()) {
                 return Err(Error::not_supported(format!(
@@ -102,20 +101,24 @@ impl<R: Read> CsvReader<R> {
                 )));
             }
             builders.push(make_builder(f.data_type(), capacity)?);
-            nullable_text.push(options.strings_can_be_null || !is_string_like(f.data_type()));
+            nulls.push(match is_string_like(f.data_type()) {
+                false => NullRule::EmptyOrMarker,
+                true if options.strings_can_be_null => NullRule::UnquotedMarker,
+                true => NullRule::Never,
+            });
         }
         Ok(CsvReader {
             reader,
             schema,
             builders,
-            nullable_text,
+            nulls,
             null_values: options
                 .null_values
                 .iter()
                 .map(|s| s.as_bytes().to_vec())
                 .collect(),
             pending,
-            record: ByteRecord::new(),
+            record: Record::default(),
             batch_size,
             done: false,
         })
@@ -166,15 +169,15 @@ impl<R: Read> CsvReader<R> {
     }
 
     fn append_record(&mut self) -> Result<()> {
-        let line = line_of(&self.record);
+        let line = self.record.line();
         let fields = &self.schema.fields;
         if self.record.len() != fields.len() {
             return Err(wrong_field_count(line, fields.len(), self.record.len()));
         }
-        for (i, v) in self.record.iter().enumerate() {
+        for (i, (v, quoted)) in self.record.iter().enumerate() {
             let field = &fields[i];
             let b = &mut self.builders[i];
-            if self.nullable_text[i] && self.null_values.iter().any(|n| n == v) {
+            if self.nulls[i].is_null(v, quoted, &self.null_values) {
                 if !field.is_nullable() {
                     return Err(value_error(
                         line,
@@ -206,54 +209,36 @@ fn value_error(line: u64, field: &Field, message: &str) -> Error {
     }
 }
 
-fn line_of(record: &ByteRecord) -> u64 {
-    record.position().map_or(0, |p| p.line())
+/// How a column recognises nulls (see the module docs).
+#[derive(Clone, Copy, Debug)]
+enum NullRule {
+    /// Non-string columns: an empty field (quoted or not) or a null marker.
+    EmptyOrMarker,
+    /// String and binary columns: an unquoted field equal to a marker (`""` is a string).
+    UnquotedMarker,
+    /// String and binary columns with `strings_can_be_null == false`.
+    Never,
 }
 
-fn is_string_like(dt: &DataType) -> bool {
-    match dt {
-        DataType::Dictionary { value, .. } => is_string_like(value),
-        other => matches!(
-            other,
-            DataType::Utf8
-                | DataType::LargeUtf8
-                | DataType::Utf8View
-                | DataType::Binary
-                | DataType::LargeBinary
-                | DataType::BinaryView
-        ),
+impl NullRule {
+    fn is_null(self, v: &[u8], quoted: bool, markers: &[Vec<u8>]) -> bool {
+        match self {
+            NullRule::EmptyOrMarker => v.is_empty() || markers.iter().any(|n| n == v),
+            NullRule::UnquotedMarker => !quoted && markers.iter().any(|n| n == v),
+            NullRule::Never => false,
+        }
     }
 }
 
-/// Reads one record; `false` at the end. CSV syntax errors name their line.
-fn read_record<R: Read>(reader: &mut csv::Reader<R>, record: &mut ByteRecord) -> Result<bool> {
-    reader.read_byte_record(record).map_err(|e| {
-        let line = e.position().map(|p| p.line());
-        match e.into_kind() {
-            csv::ErrorKind::Io(io) => Error::from(io),
-            other => {
-                let message = format!("invalid CSV: {other:?}");
-                match line {
-                    Some(l) => Error::oos(message).context(format!("line {l}")),
-                    None => Error::oos(message),
-                }
-            }
-        }
-    })
+/// Reads one record; `false` at the end.
+fn read_record<R: Read>(reader: &mut RecordReader<R>, record: &mut Record) -> Result<bool> {
+    reader.read(record)
 }
 
-fn header_names(record: &ByteRecord) -> Vec<String> {
+fn header_names(record: &Record) -> Vec<String> {
     record
         .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let name = if i == 0 {
-                name.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(name)
-            } else {
-                name
-            };
-            String::from_utf8_lossy(name).into_owned()
-        })
+        .map(|(name, _)| String::from_utf8_lossy(name).into_owned())
         .collect()
 }
 
@@ -280,13 +265,13 @@ fn wrong_field_count(line: impl std::fmt::Display, expected: usize, found: usize
 
 fn infer_schema(
     header: Option<Vec<String>>,
-    sample: &VecDeque<ByteRecord>,
+    sample: &VecDeque<Record>,
     null_values: &[String],
 ) -> Result<Schema> {
     let names = match header {
         Some(names) => names,
         None => {
-            let width = sample.front().map_or(0, ByteRecord::len);
+            let width = sample.front().map_or(0, Record::len);
             (0..width).map(|i| format!("f{i}")).collect()
         }
     };
@@ -295,13 +280,16 @@ fn infer_schema(
     for record in sample {
         if record.len() != names.len() {
             return Err(wrong_field_count(
-                line_of(record),
+                record.line(),
                 names.len(),
                 record.len(),
             ));
         }
-        for (g, v) in guesses.iter_mut().zip(record.iter()) {
-            if !nulls.contains(&v) {
+        for (g, (v, quoted)) in guesses.iter_mut().zip(record.iter()) {
+            // Quoted text is a value even when it spells a null marker.
+            if v.is_empty() && quoted {
+                g.add_quoted_empty();
+            } else if !v.is_empty() && (quoted || !nulls.contains(&v)) {
                 g.add(v);
             }
         }

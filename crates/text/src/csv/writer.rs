@@ -2,7 +2,7 @@
 
 use crate::types::format_data_type;
 use crate::value::{BinaryText, is_text_type, write_text};
-use quiver_arrow::{Error, RecordBatch, Result, Schema};
+use quiver_arrow::{DataType, Error, RecordBatch, Result, Schema};
 use std::io::Write;
 
 /// Options of [`CsvWriter`].
@@ -43,25 +43,25 @@ impl CsvWriteOptions {
 /// use quiver_arrow::{Array, PrimitiveArray, StringArray, RecordBatch, Schema, Field, DataType};
 /// let schema = Schema::new(vec![Field::new("id", DataType::Int32, true), Field::new("s", DataType::Utf8, true)]);
 /// let batch = RecordBatch::try_new(schema.clone().into(), vec![
-///     Array::from(PrimitiveArray::<i32>::from_options([Some(1), None])),
-///     Array::from(StringArray::from_options([Some("a,b"), Some("x")])),
+///     Array::from(PrimitiveArray::<i32>::from_options([Some(1), None, Some(3)])),
+///     Array::from(StringArray::from_options([Some("a,b"), Some("x"), Some("")])),
 /// ]).unwrap();
 /// let mut w = CsvWriter::try_new(Vec::new(), &schema, CsvWriteOptions::default()).unwrap();
 /// w.write(&batch).unwrap();
-/// assert_eq!(String::from_utf8(w.finish().unwrap()).unwrap(), "id,s\n1,\"a,b\"\n,x\n");
+/// assert_eq!(String::from_utf8(w.finish().unwrap()).unwrap(), "id,s\n1,\"a,b\"\n,x\n3,\"\"\n");
 /// ```
 pub struct CsvWriter<W: Write> {
-    writer: csv::Writer<W>,
+    w: W,
     schema: Schema,
+    delimiter: u8,
+    /// Per column: whether an empty value is written `""` (strings and binary).
+    quote_empty: Vec<bool>,
+    buf: Vec<u8>,
     scratch: Vec<u8>,
 }
 
-fn csv_error(e: csv::Error) -> Error {
-    match e.into_kind() {
-        csv::ErrorKind::Io(io) => Error::from(io),
-        other => Error::invalid(format!("CSV writer: {other:?}")),
-    }
-}
+/// Flush to the inner writer when the buffer grows beyond this.
+const FLUSH_AT: usize = 1 << 16;
 
 impl<W: Write> CsvWriter<W> {
     /// A writer for batches of `schema`; writes the header now when asked. Nested column
@@ -76,18 +76,37 @@ impl<W: Write> CsvWriter<W> {
                 )));
             }
         }
-        let mut writer = csv::WriterBuilder::new()
-            .delimiter(options.delimiter)
-            .from_writer(w);
-        if options.header && !schema.fields.is_empty() {
-            let names = schema.fields.iter().map(|f| f.name().as_bytes());
-            writer.write_record(names).map_err(csv_error)?;
-        }
-        Ok(CsvWriter {
-            writer,
+        let mut writer = CsvWriter {
+            w,
             schema: schema.clone(),
+            delimiter: options.delimiter,
+            quote_empty: schema
+                .fields
+                .iter()
+                .map(|f| is_string_like(f.data_type()))
+                .collect(),
+            buf: Vec::with_capacity(FLUSH_AT + 1024),
             scratch: Vec::new(),
-        })
+        };
+        if options.header && !schema.fields.is_empty() {
+            for (i, f) in schema.fields.iter().enumerate() {
+                writer.field(i, Some(f.name().as_bytes()));
+            }
+            writer.buf.push(b'\n');
+        }
+        Ok(writer)
+    }
+
+    /// Appends field `i` (`None` for a null), with its delimiter.
+    fn field(&mut self, i: usize, value: Option<&[u8]>) {
+        if i > 0 {
+            self.buf.push(self.delimiter);
+        }
+        match value {
+            None if self.schema.fields.len() == 1 => self.buf.extend_from_slice(b"\"\""),
+            None => {}
+            Some(v) => write_field(&mut self.buf, v, self.delimiter, self.quote_empty[i]),
+        }
     }
 
     /// Writes the rows of `batch`, whose column types must be the schema's.
@@ -113,25 +132,87 @@ impl<W: Write> CsvWriter<W> {
         if fields.is_empty() {
             return Ok(());
         }
+        let mut scratch = std::mem::take(&mut self.scratch);
         for row in 0..batch.num_rows() {
-            for c in batch.columns() {
-                self.scratch.clear();
+            for (i, c) in batch.columns().iter().enumerate() {
+                scratch.clear();
                 if c.is_valid(row) {
-                    write_text(&mut self.scratch, c, row, BinaryText::Raw);
+                    write_text(&mut scratch, c, row, BinaryText::Raw);
+                    self.field(i, Some(&scratch));
+                } else {
+                    self.field(i, None);
                 }
-                self.writer.write_field(&self.scratch).map_err(csv_error)?;
             }
-            self.writer
-                .write_record(std::iter::empty::<&[u8]>())
-                .map_err(csv_error)?;
+            self.buf.push(b'\n');
+            if self.buf.len() >= FLUSH_AT {
+                self.w.write_all(&self.buf)?;
+                self.buf.clear();
+            }
         }
+        self.scratch = scratch;
         Ok(())
     }
 
-    /// Flushes and returns the inner writer.
-    pub fn finish(self) -> Result<W> {
-        self.writer
-            .into_inner()
-            .map_err(|e| Error::from(std::io::Error::new(e.error().kind(), e.error().to_string())))
+    /// Writes what is buffered, flushes and returns the inner writer.
+    pub fn finish(mut self) -> Result<W> {
+        self.w.write_all(&self.buf)?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+/// Appends one field: quoted (inner quotes doubled) when it holds the delimiter, a quote or
+/// a line end, or when it is empty and `quote_empty`.
+fn write_field(out: &mut Vec<u8>, v: &[u8], delimiter: u8, quote_empty: bool) {
+    let special = |b: &u8| *b == delimiter || matches!(b, b'"' | b'\n' | b'\r');
+    let quote = v.iter().any(special) || (v.is_empty() && quote_empty);
+    if !quote {
+        out.extend_from_slice(v);
+        return;
+    }
+    out.push(b'"');
+    for part in v.split_inclusive(|&b| b == b'"') {
+        out.extend_from_slice(part);
+        if part.last() == Some(&b'"') {
+            out.push(b'"');
+        }
+    }
+    out.push(b'"');
+}
+
+/// Whether values of `dt` are text or bytes (an empty value differs from a null).
+pub(super) fn is_string_like(dt: &DataType) -> bool {
+    match dt {
+        DataType::Dictionary { value, .. } => is_string_like(value),
+        other => matches!(
+            other,
+            DataType::Utf8
+                | DataType::LargeUtf8
+                | DataType::Utf8View
+                | DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+                | DataType::FixedSizeBinary(_)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_when_needed() {
+        let f = |v: &str, empty| {
+            let mut out = Vec::new();
+            write_field(&mut out, v.as_bytes(), b',', empty);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(f("plain", true), "plain");
+        assert_eq!(f("a,b", false), "\"a,b\"");
+        assert_eq!(f("say \"hi\"", false), "\"say \"\"hi\"\"\"");
+        assert_eq!(f("two\nlines", false), "\"two\nlines\"");
+        assert_eq!(f("", true), "\"\"");
+        assert_eq!(f("", false), "");
     }
 }

@@ -1,7 +1,8 @@
 //! Schema inference for JSON Lines (rules in the module docs of [`crate::json`]).
 
 use super::parser::Json;
-use quiver_arrow::{DataType, Field, Fields};
+use crate::value::{parse_date32, parse_timestamp};
+use quiver_arrow::{DataType, Field, Fields, TimeUnit};
 use std::sync::Arc;
 
 /// The inferred shape of a value.
@@ -12,6 +13,16 @@ pub(crate) enum Kind {
     Int,
     Float,
     Str,
+    /// A string holding an ISO date, `2024-03-01`.
+    Date,
+    /// A string holding an ISO timestamp: the most fraction digits seen, and whether the
+    /// values carry an offset (`Z`, `+02:00`).
+    Timestamp {
+        digits: usize,
+        zoned: bool,
+    },
+    /// One of the strings `"NaN"`, `"inf"`, `"-inf"` (a float written as text).
+    NonFinite,
     List(Box<Kind>),
     /// Fields in first-seen order.
     Struct(Vec<(String, Kind)>),
@@ -23,7 +34,7 @@ impl Kind {
             Kind::Null => "null",
             Kind::Bool => "boolean",
             Kind::Int | Kind::Float => "number",
-            Kind::Str => "string",
+            Kind::Str | Kind::Date | Kind::Timestamp { .. } | Kind::NonFinite => "string",
             Kind::List(_) => "array",
             Kind::Struct(_) => "object",
         }
@@ -36,7 +47,12 @@ impl Kind {
             Kind::Bool => DataType::Boolean,
             Kind::Int => DataType::Int64,
             Kind::Float => DataType::Float64,
-            Kind::Str => DataType::Utf8,
+            Kind::Str | Kind::NonFinite => DataType::Utf8,
+            Kind::Date => DataType::Date32,
+            Kind::Timestamp { digits, zoned } => {
+                let unit = unit_for_digits(*digits);
+                DataType::Timestamp(unit, zoned.then(|| "UTC".into()))
+            }
             Kind::List(item) => {
                 DataType::List(Arc::new(Field::new("item", item.data_type(), true)))
             }
@@ -124,17 +140,74 @@ fn scalar_kind(v: &Json) -> Option<Kind> {
         Json::Bool(_) => Kind::Bool,
         Json::Number(t) if t.contains(['.', 'e', 'E']) => Kind::Float,
         Json::Number(_) => Kind::Int,
-        Json::Str(_) => Kind::Str,
+        Json::Str(t) => string_kind(t.as_bytes()),
         _ => return None,
     })
 }
 
-/// Scalars: equal kinds stay, int and float give float, any other mix gives string.
+/// The kind of a string: a date, a timestamp, a non-finite float spelling, or plain text.
+fn string_kind(t: &[u8]) -> Kind {
+    if matches!(t, b"NaN" | b"inf" | b"-inf") {
+        return Kind::NonFinite;
+    }
+    if !t.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-') {
+        return Kind::Str;
+    }
+    if parse_date32(t).is_some() {
+        return Kind::Date;
+    }
+    let digits = fraction_digits(t);
+    match parse_timestamp(t, unit_for_digits(digits)) {
+        Some(ts) => Kind::Timestamp {
+            digits,
+            zoned: ts.has_zone,
+        },
+        None => Kind::Str,
+    }
+}
+
+/// Digits after the decimal point of a timestamp's seconds (0 without a fraction).
+fn fraction_digits(t: &[u8]) -> usize {
+    t.iter().position(|b| *b == b'.').map_or(0, |dot| {
+        t[dot + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    })
+}
+
+/// The coarsest unit that holds `digits` fraction digits.
+fn unit_for_digits(digits: usize) -> TimeUnit {
+    match digits {
+        0 => TimeUnit::Second,
+        1..=3 => TimeUnit::Millisecond,
+        4..=6 => TimeUnit::Microsecond,
+        _ => TimeUnit::Nanosecond,
+    }
+}
+
+/// Scalars: equal kinds stay; int, float and non-finite spellings give float; a date and a
+/// timestamp without offset give the timestamp; timestamps keep the most fraction digits;
+/// any other mix gives string.
 fn merge_scalar(k: &mut Kind, s: Kind) -> Result<(), Conflict> {
+    use Kind::{Bool, Date, Float, Int, NonFinite, Str, Timestamp};
     let merged = match (&*k, &s) {
         (a, b) if a == b => return Ok(()),
-        (Kind::Int, Kind::Float) | (Kind::Float, Kind::Int) => Kind::Float,
-        (Kind::Bool | Kind::Int | Kind::Float | Kind::Str, _) => Kind::Str,
+        (Int | NonFinite, Float) | (Float, Int | NonFinite) => Float,
+        (Int, NonFinite) | (NonFinite, Int) => Float,
+        (Date, Timestamp { zoned: false, .. }) => s,
+        (Timestamp { zoned: false, .. }, Date) => return Ok(()),
+        (
+            Timestamp { digits: a, zoned },
+            Timestamp {
+                digits: b,
+                zoned: z,
+            },
+        ) if zoned == z => Timestamp {
+            digits: *a.max(b),
+            zoned: *zoned,
+        },
+        (Bool | Int | Float | Str | Date | Timestamp { .. } | NonFinite, _) => Str,
         (other, _) => return Err(conflict(other.name(), s.name())),
     };
     *k = merged;

@@ -12,8 +12,19 @@
 //! missing keys are null):
 //! - a number without fraction or exponent is `int64`, any other number `double`; a mix of the
 //!   two is `double`;
-//! - `true`/`false` are `bool`; strings are `string` (no guessing of dates or timestamps from
-//!   strings; pass a schema for those);
+//! - `true`/`false` are `bool`; strings are `string`, except:
+//!   - ISO dates (`"2024-03-01"`) are `date32`, and ISO timestamps
+//!     (`"2024-03-01T12:00:00"`, `"2024-03-01 12:00"`) are timestamps whose unit holds the
+//!     most fraction digits seen (none: `s`, up to 3: `ms`, 6: `us`, 9: `ns`), with `tz=UTC`
+//!     when every value has an offset or `Z` (converted to UTC); dates mixed with timestamps
+//!     without offsets give the timestamp type, offsets mixed with none give `string` — so
+//!     quiver's own JSON Lines read back with their types (a zone name other than UTC is not
+//!     in the text: such columns come back as `tz=UTC`, the same instants);
+//!   - `"NaN"`, `"inf"`, `"-inf"` mixed with numbers are `double` (what
+//!     [`NonFinite::String`] writes);
+//!
+//!   pyarrow's `read_json` differs: it infers dates as `timestamp[s]`, keeps timestamps with a
+//!   fraction as strings, and gives timestamps with offsets no zone;
 //! - an object is a `struct`, an array a `list` of the merged element kind (empty arrays and
 //!   nulls do not fix it);
 //! - a field that is null (or an empty list's element) in every sampled row is `null`-typed;
@@ -38,12 +49,13 @@
 //!
 //! # Writing
 //! [`JsonWriter`] writes every type: integers and finite floats as JSON numbers (shortest
-//! round-trip form), NaN and infinities as the strings `"NaN"`, `"inf"`, `"-inf"`; booleans;
+//! round-trip form), NaN and infinities as `null` (as pandas and polars do; the strings
+//! `"NaN"`, `"inf"`, `"-inf"` with [`NonFinite::String`]); booleans;
 //! strings escaped (`"`, `\`, control characters); binary as lowercase hex strings; decimals
 //! as strings with exactly their scale's digits (`"-123.45"`); durations as integers; dates,
 //! times, timestamps and intervals as the strings `quiver_arrow::display::format_value` gives
-//! them, except that timestamps with a named zone are written as the UTC instant with `Z`
-//! (`"2020-01-31T12:24:56.789Z"`); lists as arrays, structs as objects (null children as
+//! them (zoned timestamps as local time with the offset, `"2023-12-31T20:00:07.789-05:00"`);
+//! lists as arrays, structs as objects (null children as
 //! `"k": null`), maps as objects when the keys are strings and otherwise as arrays of
 //! `{"key": k, "value": v}`; unions as the selected child's value; dictionaries and run-end
 //! encoded values as their value; nulls as `null`.
@@ -59,7 +71,7 @@ mod writer;
 
 pub use array::ArrayAsLines;
 pub use reader::JsonReader;
-pub use writer::{JsonFormat, JsonWriter};
+pub use writer::{JsonFormat, JsonWriter, NonFinite};
 
 use quiver_arrow::SchemaRef;
 

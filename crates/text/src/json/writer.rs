@@ -40,8 +40,27 @@ pub struct JsonWriter<W: Write> {
     /// Escaped `"name":` of each column.
     keys: Vec<Vec<u8>>,
     buf: Vec<u8>,
-    scratch: Vec<u8>,
+    enc: Enc,
     rows: u64,
+}
+
+/// How [`JsonWriter`] writes NaN and ±infinity, which JSON numbers cannot hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NonFinite {
+    /// `null` (default): the convention of pandas and polars, so that pyarrow, polars and
+    /// DuckDB read the column as numbers (the values read back as nulls).
+    #[default]
+    Null,
+    /// The strings `"NaN"`, `"inf"`, `"-inf"`: the values survive, and quiver reads them back
+    /// into a float column (inferred when the column also has numbers, or with a schema), but
+    /// other readers see a column of strings.
+    String,
+}
+
+/// State shared by the value encoders.
+struct Enc {
+    scratch: Vec<u8>,
+    non_finite: NonFinite,
 }
 
 impl<W: Write> JsonWriter<W> {
@@ -67,9 +86,18 @@ impl<W: Write> JsonWriter<W> {
             format,
             keys,
             buf,
-            scratch: Vec::new(),
+            enc: Enc {
+                scratch: Vec::new(),
+                non_finite: NonFinite::Null,
+            },
             rows: 0,
         })
+    }
+
+    /// Sets how NaN and infinities are written (default [`NonFinite::Null`]).
+    pub fn with_non_finite(mut self, non_finite: NonFinite) -> Self {
+        self.enc.non_finite = non_finite;
+        self
     }
 
     /// Writes the rows of `batch`, whose column types must be the schema's.
@@ -85,7 +113,7 @@ impl<W: Write> JsonWriter<W> {
                     self.buf.push(b',');
                 }
                 self.buf.extend_from_slice(key);
-                value(&mut self.buf, &mut self.scratch, col, row);
+                value(&mut self.buf, &mut self.enc, col, row);
             }
             self.buf.push(b'}');
             if self.format == JsonFormat::Lines {
@@ -168,7 +196,7 @@ fn is_number(dt: &DataType) -> bool {
 }
 
 /// Slot `i` of `a` as JSON.
-fn value(out: &mut Vec<u8>, scratch: &mut Vec<u8>, a: &Array, i: usize) {
+fn value(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
     if !matches!(a, Array::Union(_) | Array::Dictionary(_)) && a.is_null(i) {
         out.extend_from_slice(b"null");
         return;
@@ -188,25 +216,38 @@ fn value(out: &mut Vec<u8>, scratch: &mut Vec<u8>, a: &Array, i: usize) {
         | Array::Map(_)
         | Array::Union(_)
         | Array::Dictionary(_)
-        | Array::RunEndEncoded(_) => nested(out, scratch, a, i),
+        | Array::RunEndEncoded(_) => nested(out, enc, a, i),
         _ if is_number(a.data_type()) => write_text(out, a, i, BinaryText::Hex),
+        Array::F16(_) | Array::F32(_) | Array::F64(_) => non_finite(out, enc, a, i),
         _ => {
-            scratch.clear();
-            write_text(scratch, a, i, BinaryText::Hex);
-            escape(out, scratch);
+            enc.scratch.clear();
+            write_text(&mut enc.scratch, a, i, BinaryText::Hex);
+            escape(out, &enc.scratch);
         }
     }
 }
 
-fn nested(out: &mut Vec<u8>, scratch: &mut Vec<u8>, a: &Array, i: usize) {
+/// A NaN or infinity: `null`, or its text (`"NaN"`, `"inf"`, `"-inf"`).
+fn non_finite(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
+    match enc.non_finite {
+        NonFinite::Null => out.extend_from_slice(b"null"),
+        NonFinite::String => {
+            enc.scratch.clear();
+            write_text(&mut enc.scratch, a, i, BinaryText::Hex);
+            escape(out, &enc.scratch);
+        }
+    }
+}
+
+fn nested(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
     match a {
-        Array::List(x) => items(out, scratch, x.values(), x.offsets().range(i)),
-        Array::LargeList(x) => items(out, scratch, x.values(), x.offsets().range(i)),
+        Array::List(x) => items(out, enc, x.values(), x.offsets().range(i)),
+        Array::LargeList(x) => items(out, enc, x.values(), x.offsets().range(i)),
         Array::ListView(x) => {
             let start = x.offsets()[i].max(0) as usize;
             items(
                 out,
-                scratch,
+                enc,
                 x.values(),
                 start..start + x.sizes()[i].max(0) as usize,
             )
@@ -215,14 +256,12 @@ fn nested(out: &mut Vec<u8>, scratch: &mut Vec<u8>, a: &Array, i: usize) {
             let start = x.offsets()[i].max(0) as usize;
             items(
                 out,
-                scratch,
+                enc,
                 x.values(),
                 start..start + x.sizes()[i].max(0) as usize,
             )
         }
-        Array::FixedSizeList(x) => {
-            items(out, scratch, x.values(), i * x.size()..(i + 1) * x.size())
-        }
+        Array::FixedSizeList(x) => items(out, enc, x.values(), i * x.size()..(i + 1) * x.size()),
         Array::Struct(x) => {
             out.push(b'{');
             for (n, (f, c)) in x.fields().iter().zip(x.columns()).enumerate() {
@@ -231,36 +270,36 @@ fn nested(out: &mut Vec<u8>, scratch: &mut Vec<u8>, a: &Array, i: usize) {
                 }
                 escape(out, f.name().as_bytes());
                 out.push(b':');
-                value(out, scratch, c, i);
+                value(out, enc, c, i);
             }
             out.push(b'}');
         }
-        Array::Map(m) => map(out, scratch, m, i),
+        Array::Map(m) => map(out, enc, m, i),
         Array::Union(u) => {
             let (c, offset) = (u.child_index(i), u.value_offset(i));
-            value(out, scratch, &u.children()[c], offset);
+            value(out, enc, &u.children()[c], offset);
         }
         Array::Dictionary(d) => match d.key(i) {
-            Some(k) if k < d.values().len() => value(out, scratch, d.values(), k),
+            Some(k) if k < d.values().len() => value(out, enc, d.values(), k),
             _ => out.extend_from_slice(b"null"),
         },
-        Array::RunEndEncoded(r) => value(out, scratch, r.values(), r.physical_index(i)),
+        Array::RunEndEncoded(r) => value(out, enc, r.values(), r.physical_index(i)),
         _ => out.extend_from_slice(b"null"),
     }
 }
 
-fn items(out: &mut Vec<u8>, scratch: &mut Vec<u8>, child: &Array, range: std::ops::Range<usize>) {
+fn items(out: &mut Vec<u8>, enc: &mut Enc, child: &Array, range: std::ops::Range<usize>) {
     out.push(b'[');
     for (n, k) in range.enumerate() {
         if n > 0 {
             out.push(b',');
         }
-        value(out, scratch, child, k);
+        value(out, enc, child, k);
     }
     out.push(b']');
 }
 
-fn map(out: &mut Vec<u8>, scratch: &mut Vec<u8>, m: &quiver_arrow::MapArray, i: usize) {
+fn map(out: &mut Vec<u8>, enc: &mut Enc, m: &quiver_arrow::MapArray, i: usize) {
     let (keys, values) = (m.keys(), m.values());
     let string_keys = matches!(
         keys.data_type(),
@@ -272,14 +311,14 @@ fn map(out: &mut Vec<u8>, scratch: &mut Vec<u8>, m: &quiver_arrow::MapArray, i: 
             out.push(b',');
         }
         if string_keys {
-            value(out, scratch, keys, k);
+            value(out, enc, keys, k);
             out.push(b':');
         } else {
             out.extend_from_slice(b"{\"key\":");
-            value(out, scratch, keys, k);
+            value(out, enc, keys, k);
             out.extend_from_slice(b",\"value\":");
         }
-        value(out, scratch, values, k);
+        value(out, enc, values, k);
         if !string_keys {
             out.push(b'}');
         }

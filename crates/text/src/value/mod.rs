@@ -12,6 +12,7 @@ use crate::types::format_data_type;
 use half::f16;
 use number::{NumError, parse_bool, parse_decimal, parse_f32};
 use quiver_arrow::builder::{ArrayBuilder, PrimitiveBuilderType};
+use quiver_arrow::tz::{LocalTimeError, TimeZone};
 use quiver_arrow::{DataType, I128, I256, IntervalUnit, TimeUnit};
 use temporal::{
     parse_day_time, parse_duration, parse_month_day_nano, parse_time, parse_year_month,
@@ -179,11 +180,17 @@ fn append_temporal(b: &mut ArrayBuilder, dt: &DataType, v: &[u8]) -> Result<(), 
         DataType::Time64(u) => push(b, parse_time(v, *u).ok_or_else(bad)?),
         DataType::Timestamp(u, tz) => {
             let t = parse_timestamp(v, *u).ok_or_else(bad)?;
-            if t.has_zone && tz.is_none() {
-                let why = ": it has a time zone but the column type has none";
-                return Err(cannot(v, dt, why));
+            match tz {
+                None if t.has_zone => {
+                    let why = ": it has a time zone but the column type has none";
+                    Err(cannot(v, dt, why))
+                }
+                Some(zone) if !t.has_zone => {
+                    let utc = local_to_utc(t.value, *u, zone).map_err(|why| cannot(v, dt, &why))?;
+                    push(b, utc)
+                }
+                _ => push(b, t.value),
             }
-            push(b, t.value)
         }
         DataType::Duration(u) => push(b, parse_duration(v, *u).ok_or_else(bad)?),
         DataType::Interval(IntervalUnit::YearMonth) => {
@@ -195,6 +202,27 @@ fn append_temporal(b: &mut ArrayBuilder, dt: &DataType, v: &[u8]) -> Result<(), 
         }
         _ => Err(bad()),
     }
+}
+
+/// The UTC instant of `local` (ticks of `unit` of a wall-clock time in `zone`): text without
+/// an offset in a zoned column is local time there; times in a daylight-saving gap or fold are
+/// errors, as with pyarrow's `assume_timezone` defaults. The error is the reason, `: …`.
+fn local_to_utc(local: i64, unit: TimeUnit, zone: &str) -> Result<i64, String> {
+    let tz = TimeZone::parse(zone).map_err(|e| format!(": {e}"))?;
+    let per = temporal::per_second(unit);
+    let (secs, frac) = (local.div_euclid(per), local.rem_euclid(per));
+    let utc = tz.to_utc(secs).map_err(|e| match e {
+        LocalTimeError::Nonexistent => {
+            format!(": this local time does not exist in {zone} (clocks skipped it)")
+        }
+        LocalTimeError::Ambiguous => format!(
+            ": this local time happened twice in {zone} (clocks were set back); \
+             write it with an offset"
+        ),
+    })?;
+    utc.checked_mul(per)
+        .and_then(|t| t.checked_add(frac))
+        .ok_or_else(|| ": out of range".to_string())
 }
 
 fn utf8<'a>(v: &'a [u8], dt: &DataType) -> Result<&'a str, String> {

@@ -3,13 +3,14 @@
 //! Accepted text (all ASCII):
 //! - dates `[-]YYYY-MM-DD` (four or more year digits, as `format_value` writes them);
 //! - timestamps `DATE[(T| )HH:MM[:SS[.fraction]]][zone]` where zone is `Z`, `±HH:MM`, `±HHMM`,
-//!   `±HH`, ` UTC` or `Z[Area/City]` (the forms `format_value` writes);
+//!   `±HH`, `±HH:MM:SS` (as `format_value` writes historical offsets), ` UTC` or `Z[Area/City]`;
 //! - times `[-]HH:MM[:SS[.fraction]]` (hours may exceed 23);
 //! - durations: an integer count, optionally followed by the unit suffix (`1500ms`);
 //! - intervals `1y2m` (year-month), `3d 4000ms` (day-time), `1m 2d 3ns` (month-day-nano).
 //!
 //! Fraction digits beyond the unit's precision must be zeros (no silent truncation).
 
+use quiver_arrow::tz::parse_offset;
 use quiver_arrow::{DaysMs, MonthDayNano, TimeUnit};
 
 const SECONDS_PER_DAY: i64 = 86_400;
@@ -42,19 +43,6 @@ pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
-}
-
-/// The date `days` after 1970-01-01 as `(year, month, day)` (Hinnant's `civil_from_days`).
-pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 fn days_in_month(y: i64, m: u32) -> u32 {
@@ -187,32 +175,22 @@ fn clock(c: &mut Cursor, unit: TimeUnit, any_hour: bool) -> Option<i64> {
 }
 
 /// A time zone suffix: seconds east of UTC (`Some(0)` for `Z`/`UTC`), `None` when absent.
+/// Offsets are read by `quiver_arrow::tz::parse_offset`, the one parser of their forms.
 fn zone(c: &mut Cursor) -> Result<Option<i64>, ()> {
     let rest = c.rest();
     if rest.is_empty() {
         return Ok(None);
     }
-    if rest == b"Z" || rest == b" UTC" || rest == b"UTC" {
-        c.pos = c.s.len();
-        return Ok(Some(0));
-    }
-    if rest.starts_with(b"Z[") && rest.ends_with(b"]") {
-        c.pos = c.s.len();
-        return Ok(Some(0));
-    }
-    let sign = match rest[0] {
-        b'+' => 1,
-        b'-' => -1,
-        _ => return Err(()),
+    let utc = matches!(rest, b"Z" | b" UTC" | b"UTC")
+        || (rest.starts_with(b"Z[") && rest.ends_with(b"]"));
+    let offset = if utc {
+        0
+    } else {
+        let text = std::str::from_utf8(rest).map_err(|_| ())?;
+        parse_offset(text).ok_or(())?
     };
-    c.pos += 1;
-    let h = c.fixed(2).ok_or(())?;
-    c.eat(b':');
-    let m = if c.done() { 0 } else { c.fixed(2).ok_or(())? };
-    if h > 23 || m > 59 || !c.done() {
-        return Err(());
-    }
-    Ok(Some(sign * (h * 3600 + m * 60)))
+    c.pos = c.s.len();
+    Ok(Some(i64::from(offset)))
 }
 
 /// A parsed timestamp: ticks of the unit since the epoch (UTC when a zone was given), and
@@ -319,35 +297,6 @@ pub(crate) fn parse_month_day_nano(s: &[u8]) -> Option<MonthDayNano> {
     })
 }
 
-/// Writes `YYYY-MM-DD` for `days` since the epoch.
-pub(crate) fn write_date(out: &mut String, days: i64) {
-    use std::fmt::Write;
-    let (y, m, d) = civil_from_days(days);
-    let _ = if y < 0 {
-        write!(out, "-{:04}-{m:02}-{d:02}", y.unsigned_abs())
-    } else {
-        write!(out, "{y:04}-{m:02}-{d:02}")
-    };
-}
-
-/// Writes `YYYY-MM-DDTHH:MM:SS[.fraction]` (the unit's fraction digits) for an instant, with
-/// `suffix` appended (`Z` for zoned columns).
-pub(crate) fn write_timestamp(out: &mut String, v: i64, unit: TimeUnit, suffix: &str) {
-    use std::fmt::Write;
-    let per = per_second(unit);
-    let per_day = per * SECONDS_PER_DAY;
-    write_date(out, v.div_euclid(per_day));
-    let ticks = v.rem_euclid(per_day);
-    let (secs, frac) = (ticks / per, ticks % per);
-    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
-    let _ = write!(out, "T{h:02}:{m:02}:{s:02}");
-    let n = fraction_digits(unit);
-    if n > 0 {
-        let _ = write!(out, ".{frac:0n$}");
-    }
-    out.push_str(suffix);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,8 +311,10 @@ mod tests {
         assert_eq!(parse_date32(b"2020-1-01"), None);
         assert_eq!(parse_date32(b"2020-01-01x"), None);
         for d in [-800_000i64, -1, 0, 11_016, 18_292, 2_932_896] {
-            let mut s = String::new();
-            write_date(&mut s, d);
+            let a = quiver_arrow::PrimitiveArray::<i32>::new(vec![d as i32])
+                .with_data_type(quiver_arrow::DataType::Date32)
+                .unwrap();
+            let s = quiver_arrow::display::format_value(&a.into(), 0);
             assert_eq!(parse_date32(s.as_bytes()).map(i64::from), Some(d), "{s}");
         }
     }
@@ -397,10 +348,12 @@ mod tests {
         assert_eq!(p("1970-01-02", TimeUnit::Second), Some((86_400, false)));
         assert_eq!(p("1970-01-01T24:00:00", TimeUnit::Second), None);
         assert_eq!(p("9999999-01-01T00:00:00", TimeUnit::Nanosecond), None);
-        let mut s = String::new();
-        write_timestamp(&mut s, -1, TimeUnit::Microsecond, "Z");
-        assert_eq!(s, "1969-12-31T23:59:59.999999Z");
-        assert_eq!(p(&s, TimeUnit::Microsecond), Some((-1, true)));
+        let s = "1969-12-31T23:59:59.999999Z";
+        assert_eq!(p(s, TimeUnit::Microsecond), Some((-1, true)));
+        assert_eq!(
+            p("1970-01-01T00:00:00-04:56:02", TimeUnit::Second),
+            Some((17_762, true))
+        );
     }
 
     #[test]

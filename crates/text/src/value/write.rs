@@ -1,7 +1,6 @@
 //! Flat values as text, in the forms the readers parse back.
 
 use super::BinaryText;
-use super::temporal::write_timestamp;
 use quiver_arrow::display::write_value;
 use quiver_arrow::{Array, DataType};
 use std::fmt;
@@ -46,8 +45,9 @@ fn binary(out: &mut Vec<u8>, bytes: &[u8], mode: BinaryText) {
 
 /// Appends the text of valid flat slot `i` of `a` (not null; dictionaries and run-end encoded
 /// arrays write their value). Strings are written as they are (no quoting or escaping),
-/// binary per `mode`, timestamps with a named zone as the UTC instant with `Z`, durations as
-/// their integer count, everything else as `quiver_arrow::display::format_value` renders it.
+/// binary per `mode`, durations as their integer count, everything else as
+/// `quiver_arrow::display::format_value` renders it (zoned timestamps as local time with the
+/// offset, `2023-12-31T20:00:07-05:00`).
 pub(crate) fn write_text(out: &mut Vec<u8>, a: &Array, i: usize, mode: BinaryText) {
     match a {
         Array::Utf8(x) => out.extend_from_slice(x.value(i).as_bytes()),
@@ -59,11 +59,6 @@ pub(crate) fn write_text(out: &mut Vec<u8>, a: &Array, i: usize, mode: BinaryTex
         Array::FixedSizeBinary(x) => binary(out, x.value(i), mode),
         Array::I64(x) => match x.data_type() {
             DataType::Duration(_) => out.extend_from_slice(x.value(i).to_string().as_bytes()),
-            DataType::Timestamp(unit, Some(tz)) if !tz.starts_with(['+', '-']) => {
-                let mut s = String::new();
-                write_timestamp(&mut s, x.value(i), *unit, "Z");
-                out.extend_from_slice(s.as_bytes());
-            }
             _ => display(out, a, i),
         },
         Array::Dictionary(d) => match d.key(i) {

@@ -35,16 +35,20 @@ fn infers_pyarrow_like_types() {
     let data = "i,f,b,d,ts,tsf,tsz,s,n\n\
                 1,1.5,true,2020-01-02,2020-01-02 03:04:05,2020-01-02T03:04:05.5,2020-01-02T03:04:05Z,x,\n\
                 -2,1e3,FALSE,2020-01-03,2020-01-03,2020-01-02T03:04:05,2020-01-02T04:04:05+01:00,,NA\n";
+    // `NA` is text unless named a null marker.
     let r = CsvReader::try_new(data.as_bytes(), CsvReadOptions::default()).unwrap();
+    assert_eq!(r.schema().fields[8].data_type(), &DataType::Utf8);
+    let na = CsvReadOptions::default().with_null_values(vec!["".into(), "NA".into()]);
+    let r = CsvReader::try_new(data.as_bytes(), na.clone()).unwrap();
     assert_eq!(
         format_schema(r.schema()),
         "i: int64, f: double, b: bool, d: date32[day], ts: timestamp[s], tsf: timestamp[ns], \
          tsz: timestamp[s, tz=UTC], s: string, n: null"
     );
-    let got = rows(data, CsvReadOptions::default());
+    let got = rows(data, na);
     assert_eq!(
         got[1],
-        "-2|1000.0|false|2020-01-03|2020-01-03T00:00:00|2020-01-02T03:04:05.000000000|2020-01-02T03:04:05 UTC|null|null"
+        "-2|1000.0|false|2020-01-03|2020-01-03T00:00:00|2020-01-02T03:04:05.000000000|2020-01-02T03:04:05+00:00|null|null"
     );
 }
 
@@ -52,7 +56,9 @@ fn infers_pyarrow_like_types() {
 fn quoting_unicode_and_nulls() {
     let data = "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n\"multi\nline\",é😀\n,NULL\n";
     let got = rows(data, CsvReadOptions::default());
-    assert_eq!(got, ["x,y|say \"hi\"", "multi\nline|é😀", "null|null"]);
+    assert_eq!(got, ["x,y|say \"hi\"", "multi\nline|é😀", "null|NULL"]);
+    let markers = CsvReadOptions::default().with_null_values(vec!["".into(), "NULL".into()]);
+    assert_eq!(rows(data, markers)[2], "null|null");
     let keep = CsvReadOptions::default().with_strings_can_be_null(false);
     assert_eq!(rows(data, keep)[2], "|NULL");
 }
@@ -191,6 +197,6 @@ fn writer_quotes_only_when_needed() {
     let text = String::from_utf8(w.finish().unwrap()).unwrap();
     assert_eq!(
         text,
-        "s;t\nplain;1970-01-01T00:00:00.001Z\n\"a;b\";\n;1970-01-01T00:00:00.000Z\n"
+        "s;t\nplain;1970-01-01T00:00:00.001+00:00\n\"a;b\";\n;1970-01-01T00:00:00.000+00:00\n"
     );
 }

@@ -68,7 +68,7 @@ fn explicit_schema_converts_values() {
     let got = rows(data, Some(schema));
     assert_eq!(
         got[0],
-        "1|12.50|2020-01-02T03:04:05.500 UTC|{\"a\": [1]}|0x6869|x|[1.0, NaN]"
+        "1|12.50|2020-01-02T03:04:05.500+00:00|{\"a\": [1]}|0x6869|x|[1.0, NaN]"
     );
     assert_eq!(got[1], "-128|-0.01|null|{\"b\": null}|null|x|null");
 }

@@ -443,9 +443,12 @@ pub fn read_csv(data: &[u8], options: CsvReadOptions) -> quiver_arrow::Result<Ve
     CsvReader::try_new(data, options)?.collect()
 }
 
-/// Writes batches as JSON in `format`.
+/// Writes batches as JSON in `format`, NaN and infinities as strings (so that every value
+/// reads back; the default writes them as `null`).
 pub fn write_json(batches: &[RecordBatch], format: JsonFormat) -> Vec<u8> {
-    let mut w = JsonWriter::try_new(Vec::new(), batches[0].schema(), format).unwrap();
+    let mut w = JsonWriter::try_new(Vec::new(), batches[0].schema(), format)
+        .unwrap()
+        .with_non_finite(quiver_text::json::NonFinite::String);
     for b in batches {
         w.write(b).unwrap();
     }

@@ -294,7 +294,7 @@ fn writer_matches_the_hand_assembled_bytes() {
     );
     let mut w = CompactWriter::new();
     w.list(&[1i32, 2, 3]);
-    w.list(&vec![1i32; 20]);
+    w.list(&[1i32; 20]);
     w.list(&[true, false]);
     let mut want = vec![0x35, 0x02, 0x04, 0x06, 0xf5, 20];
     want.extend(std::iter::repeat_n(0x02, 20));

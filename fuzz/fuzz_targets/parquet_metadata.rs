@@ -1,6 +1,6 @@
 //! The Parquet footer decoder. The input is taken three ways: as the metadata bytes of a
 //! file (`parse_metadata`, then every column chunk decoded and validated), as a whole file
-//! (`parse_file`), and as a page header, column index, offset index and Bloom filter header.
+//! (`parse_file`), the lazy and eager decoders agreeing, and as a page header, column index, offset index and Bloom filter header.
 //! Errors are fine; panics, hangs and unbounded allocations are bugs, and so is metadata that
 //! does not survive an encode → decode → encode round trip byte for byte.
 
@@ -10,7 +10,9 @@ use libfuzzer_sys::fuzz_target;
 use quiver_parquet::format::{
     BloomFilterHeader, ColumnChunks, ColumnIndex, FileMetaData, OffsetIndex, PageHeader,
 };
-use quiver_parquet::metadata::{chunk_byte_range, parse_file, parse_metadata};
+use quiver_parquet::metadata::{
+    chunk_byte_range, parse_file, parse_metadata, parse_metadata_eager,
+};
 
 fuzz_target!(|data: &[u8]| {
     // Room for the column data the metadata may point to.
@@ -25,9 +27,23 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
+        let eager = parse_metadata_eager(data, file_len).and_then(|e| e.decode_all());
+        assert_eq!(
+            all.is_ok(),
+            eager.is_ok(),
+            "lazy and eager decoding disagree"
+        );
         if let Ok(all) = all {
+            // Compared as text: NaN bounds of geospatial statistics are not equal to themselves.
+            let eager = format!("{:?}", eager.expect("checked above"));
+            assert_eq!(eager, format!("{all:?}"), "eager decoding differs");
             round_trip(m.file(), all);
         }
+    } else {
+        assert!(
+            parse_metadata_eager(data, file_len).is_err(),
+            "only eager decoding succeeds"
+        );
     }
     let _ = parse_file(data).map(|m| m.decode_all().map(|v| v.len()));
     let _ = PageHeader::decode(data);

@@ -115,28 +115,34 @@ pub struct ColumnMetaData<'a> {
     pub bloom_filter_length: Option<i32>,
     /// `16: optional SizeStatistics size_statistics`.
     pub size_statistics: Option<SizeStatistics>,
-    /// `17: optional GeospatialStatistics geospatial_statistics`.
-    pub geospatial_statistics: Option<GeospatialStatistics>,
+    /// `17: optional GeospatialStatistics geospatial_statistics` (boxed: rare and large).
+    pub geospatial_statistics: Option<Box<GeospatialStatistics>>,
 }
 
-/// The fields of [`ColumnMetaData`] as they are read, before the required ones are checked.
-#[derive(Default)]
-struct Partial<'a> {
-    type_: Option<Type>,
-    encodings: Option<Vec<Encoding>>,
-    path_in_schema: Option<Vec<&'a str>>,
-    codec: Option<CompressionCodec>,
-    num_values: Option<i64>,
-    total_uncompressed_size: Option<i64>,
-    total_compressed_size: Option<i64>,
-    data_page_offset: Option<i64>,
+/// The required fields of [`ColumnMetaData`], by field id, for the missing-field check.
+const REQUIRED: [(i16, &str); 8] = [
+    (1, "type"),
+    (2, "encodings"),
+    (3, "path_in_schema"),
+    (4, "codec"),
+    (5, "num_values"),
+    (6, "total_uncompressed_size"),
+    (7, "total_compressed_size"),
+    (9, "data_page_offset"),
+];
+
+/// Stores `v` (when the field had the right type) and records field `id` as seen.
+fn set<T>(slot: &mut T, v: Option<T>, seen: &mut u32, id: i16) {
+    if let Some(v) = v {
+        *slot = v;
+        *seen |= 1 << id;
+    }
 }
 
-impl<'a> ThriftRead<'a> for ColumnMetaData<'a> {
-    const TYPE: ValueType = ValueType::Struct;
-    fn read(r: &mut CompactReader<'a>) -> Result<Self> {
-        let mut p = Partial::default();
-        let mut m = ColumnMetaData {
+impl<'a> ColumnMetaData<'a> {
+    /// A placeholder with every field empty, that [`Self::read_into`] fills.
+    fn empty() -> Self {
+        ColumnMetaData {
             type_: Type::BOOLEAN,
             encodings: Vec::new(),
             path_in_schema: Vec::new(),
@@ -154,18 +160,25 @@ impl<'a> ThriftRead<'a> for ColumnMetaData<'a> {
             bloom_filter_length: None,
             size_statistics: None,
             geospatial_statistics: None,
-        };
+        }
+    }
+
+    /// Decodes the struct into `self` in place (it is large: moving it costs more than
+    /// decoding most of its fields).
+    fn read_into(&mut self, r: &mut CompactReader<'a>) -> Result<()> {
+        let mut seen = 0u32;
+        let m = self;
         r.read_struct("ColumnMetaData", |r, f| {
             match f.id {
-                1 => p.type_ = r.value(f)?,
-                2 => p.encodings = r.list_field(f)?,
-                3 => p.path_in_schema = r.list_field(f)?,
-                4 => p.codec = r.value(f)?,
-                5 => p.num_values = r.value(f)?,
-                6 => p.total_uncompressed_size = r.value(f)?,
-                7 => p.total_compressed_size = r.value(f)?,
+                1 => set(&mut m.type_, r.value(f)?, &mut seen, 1),
+                2 => set(&mut m.encodings, r.list_field(f)?, &mut seen, 2),
+                3 => set(&mut m.path_in_schema, r.list_field(f)?, &mut seen, 3),
+                4 => set(&mut m.codec, r.value(f)?, &mut seen, 4),
+                5 => set(&mut m.num_values, r.value(f)?, &mut seen, 5),
+                6 => set(&mut m.total_uncompressed_size, r.value(f)?, &mut seen, 6),
+                7 => set(&mut m.total_compressed_size, r.value(f)?, &mut seen, 7),
                 8 => m.key_value_metadata = r.list_field(f)?,
-                9 => p.data_page_offset = r.value(f)?,
+                9 => set(&mut m.data_page_offset, r.value(f)?, &mut seen, 9),
                 10 => m.index_page_offset = r.value(f)?,
                 11 => m.dictionary_page_offset = r.value(f)?,
                 12 => m.statistics = r.value(f)?,
@@ -178,21 +191,20 @@ impl<'a> ThriftRead<'a> for ColumnMetaData<'a> {
             }
             Ok(())
         })?;
-        let missing = |field| Error::oos(format!("ColumnMetaData lacks required field {field}"));
-        m.type_ = p.type_.ok_or_else(|| missing("type"))?;
-        m.encodings = p.encodings.ok_or_else(|| missing("encodings"))?;
-        m.path_in_schema = p.path_in_schema.ok_or_else(|| missing("path_in_schema"))?;
-        m.codec = p.codec.ok_or_else(|| missing("codec"))?;
-        m.num_values = p.num_values.ok_or_else(|| missing("num_values"))?;
-        m.total_uncompressed_size = p
-            .total_uncompressed_size
-            .ok_or_else(|| missing("total_uncompressed_size"))?;
-        m.total_compressed_size = p
-            .total_compressed_size
-            .ok_or_else(|| missing("total_compressed_size"))?;
-        m.data_page_offset = p
-            .data_page_offset
-            .ok_or_else(|| missing("data_page_offset"))?;
+        match REQUIRED.iter().find(|(id, _)| seen & (1 << id) == 0) {
+            Some((_, name)) => Err(Error::oos(format!(
+                "ColumnMetaData lacks required field {name}"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<'a> ThriftRead<'a> for ColumnMetaData<'a> {
+    const TYPE: ValueType = ValueType::Struct;
+    fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+        let mut m = Self::empty();
+        m.read_into(r)?;
         Ok(m)
     }
 }
@@ -310,15 +322,18 @@ pub struct ColumnChunk<'a> {
     pub encrypted_column_metadata: Option<&'a [u8]>,
 }
 
-impl<'a> ThriftRead<'a> for ColumnChunk<'a> {
-    const TYPE: ValueType = ValueType::Struct;
-    fn read(r: &mut CompactReader<'a>) -> Result<Self> {
-        let mut c = ColumnChunk::default();
+impl<'a> ColumnChunk<'a> {
+    /// Decodes the struct into `self` in place (for decoding straight into a vector's slot).
+    pub(crate) fn read_into(&mut self, r: &mut CompactReader<'a>) -> Result<()> {
+        let c = self;
         r.read_struct("ColumnChunk", |r, f| {
             match f.id {
                 1 => c.file_path = r.value(f)?,
                 2 => c.file_offset = r.value(f)?.unwrap_or(c.file_offset),
-                3 => c.meta_data = r.value(f)?,
+                3 if f.ty == ValueType::Struct => c
+                    .meta_data
+                    .get_or_insert_with(ColumnMetaData::empty)
+                    .read_into(r)?,
                 4 => c.offset_index_offset = r.value(f)?,
                 5 => c.offset_index_length = r.value(f)?,
                 6 => c.column_index_offset = r.value(f)?,
@@ -328,7 +343,15 @@ impl<'a> ThriftRead<'a> for ColumnChunk<'a> {
                 _ => r.skip_field(f)?,
             }
             Ok(())
-        })?;
+        })
+    }
+}
+
+impl<'a> ThriftRead<'a> for ColumnChunk<'a> {
+    const TYPE: ValueType = ValueType::Struct;
+    fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+        let mut c = ColumnChunk::default();
+        c.read_into(r)?;
         Ok(c)
     }
 }

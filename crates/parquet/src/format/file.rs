@@ -95,6 +95,43 @@ impl<'a> ColumnChunks<'a> {
             .collect()
     }
 
+    /// Decodes a `list<ColumnChunk>` field: each chunk straight into its slot when the
+    /// reader is eager, else [`Self::index`].
+    fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+        if !r.is_eager() {
+            return Self::index(r);
+        }
+        let (ty, n) = r.list_header()?;
+        if ty != ValueType::Struct {
+            return Err(Error::oos(format!(
+                "thrift: list of column chunks holds {}",
+                ty.name()
+            )));
+        }
+        // Each chunk is decoded straight into its slot (they are large: moving costs). The
+        // vector grows with what was decoded, and a chunk without metadata (one byte of input
+        // for hundreds of bytes of struct) stops decoding at once.
+        let mut chunks: Vec<ColumnChunk<'a>> = Vec::with_capacity(n.min(1024));
+        for i in 0..n {
+            chunks.push(ColumnChunk::default());
+            let chunk = chunks.last_mut().expect("just pushed"); // ok: pushed above
+            let done = chunk.read_into(r);
+            let empty = chunk.meta_data.is_none()
+                && chunk.crypto_metadata.is_none()
+                && chunk.encrypted_column_metadata.is_none();
+            match done {
+                Err(e) => return Err(e.context(format!("column {i}"))),
+                Ok(()) if empty => {
+                    return Err(Error::oos(format!(
+                        "column {i}: the column chunk has no meta_data"
+                    )));
+                }
+                Ok(()) => {}
+            }
+        }
+        Ok(Self(Repr::Decoded(chunks)))
+    }
+
     /// Indexes a `list<ColumnChunk>` field: records each element's start and skips it.
     fn index(r: &mut CompactReader<'a>) -> Result<Self> {
         let mut starts = Vec::new();
@@ -159,7 +196,7 @@ impl<'a> ThriftRead<'a> for RowGroup<'a> {
         };
         r.read_struct("RowGroup", |r, f| {
             match f.id {
-                1 if f.ty == ValueType::List => columns = Some(ColumnChunks::index(r)?),
+                1 if f.ty == ValueType::List => columns = Some(ColumnChunks::read(r)?),
                 2 => total_byte_size = r.value(f)?,
                 3 => num_rows = r.value(f)?,
                 4 => g.sorting_columns = r.list_field(f)?,
@@ -220,9 +257,15 @@ pub struct FileMetaData<'a> {
 }
 
 impl<'a> FileMetaData<'a> {
-    /// Decodes the Thrift struct alone (no validation; see [`crate::metadata::parse_metadata`]).
+    /// Decodes the Thrift struct alone (no validation; see [`crate::metadata::parse_metadata`]),
+    /// the column chunks only indexed.
     pub fn decode(bytes: &'a [u8]) -> Result<Self> {
         Self::read(&mut CompactReader::new(bytes))
+    }
+
+    /// Decodes the Thrift struct alone, the column chunks too.
+    pub fn decode_eager(bytes: &'a [u8]) -> Result<Self> {
+        Self::read(&mut CompactReader::new(bytes).eager())
     }
 
     /// Encodes the struct.

@@ -87,6 +87,13 @@ fn logical_types_from_bytes() {
     );
     // An empty union.
     assert_eq!(decode(&[0x00]), LogicalType::Unknown(0));
+    // A variant field that is not a struct is skipped (fuzzer-found: it used to become
+    // Unknown(10), which re-encoded as an INTEGER without its fields).
+    assert_eq!(decode(&[0xa5, 0x02, 0x00]), LogicalType::Unknown(0));
+    assert_eq!(
+        decode(&[0xa5, 0x02, 0x0c, 0x02, 0x00, 0x00]),
+        LogicalType::String
+    );
 }
 
 #[test]
@@ -205,7 +212,7 @@ fn column_chunk() -> ColumnChunk<'static> {
                 repetition_level_histogram: Some(vec![1, 2]),
                 definition_level_histogram: Some(vec![3, 4, 5]),
             }),
-            geospatial_statistics: Some(GeospatialStatistics {
+            geospatial_statistics: Some(Box::new(GeospatialStatistics {
                 bbox: Some(BoundingBox {
                     xmin: -1.0,
                     xmax: 1.0,
@@ -217,7 +224,7 @@ fn column_chunk() -> ColumnChunk<'static> {
                     mmax: Some(9.0),
                 }),
                 geospatial_types: Some(vec![1, 1003]),
-            }),
+            })),
         }),
         offset_index_offset: Some(700),
         offset_index_length: Some(20),

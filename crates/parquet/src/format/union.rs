@@ -1,14 +1,16 @@
 //! Reading and writing Thrift unions: a struct with one field set, each variant a struct.
 //!
-//! A union is decoded leniently: the first field is the variant (any further ones are
-//! skipped), a variant this version does not know becomes the caller's `Unknown(field id)`,
-//! and an empty union is `Unknown(0)`: a newer writer's annotation is carried, never an error.
+//! A union is decoded leniently: the first struct field is the variant (any further ones are
+//! skipped, and so are fields that are not structs, as the reference implementations skip a
+//! field of the wrong type), a variant this version does not know becomes the caller's
+//! `Unknown(field id)`, and a union without a variant is `Unknown(0)`: a newer writer's
+//! annotation is carried, never an error.
 
 use crate::thrift::{CompactReader, CompactWriter, ValueType};
 use quiver_arrow::Result;
 
 /// Reads a union named `name`: `variant` reads the struct of field `id`; fields that are not
-/// structs are skipped and reported as `unknown(id)`.
+/// structs are skipped.
 pub(crate) fn read_union<'a, V>(
     r: &mut CompactReader<'a>,
     name: &str,
@@ -19,7 +21,6 @@ pub(crate) fn read_union<'a, V>(
     r.read_struct(name, |r, f| {
         if out.is_some() || f.ty != ValueType::Struct {
             r.skip_field(f)?;
-            out.get_or_insert(unknown(f.id));
         } else {
             out = Some(variant(r, f.id)?);
         }

@@ -14,6 +14,7 @@ mod validate;
 
 use crate::format::{ColumnChunk, FileMetaData, RowGroup, SchemaElement};
 use quiver_arrow::{Error, Result};
+use std::borrow::Cow;
 use std::ops::Range;
 
 pub use validate::chunk_byte_range;
@@ -57,8 +58,25 @@ pub struct ParquetMetaData<'a> {
 }
 
 /// Decodes and validates the metadata (`metadata`: the bytes before the last 8, of the
-/// length [`footer_len`] gave minus 8) of a file of `file_len` bytes.
+/// length [`footer_len`] gave minus 8) of a file of `file_len` bytes. Column chunks are only
+/// indexed: each is decoded and validated when [`ParquetMetaData::column_chunk`] asks for it.
 pub fn parse_metadata(metadata: &[u8], file_len: u64) -> Result<ParquetMetaData<'_>> {
+    parse(metadata, file_len, false)
+}
+
+/// Like [`parse_metadata`], but decodes every column chunk in the same pass (no index) and
+/// validates them all: for when all columns will be read.
+pub fn parse_metadata_eager(metadata: &[u8], file_len: u64) -> Result<ParquetMetaData<'_>> {
+    let m = parse(metadata, file_len, true)?;
+    for g in 0..m.num_row_groups() {
+        for c in 0..m.num_columns() {
+            m.column_chunk(g, c)?;
+        }
+    }
+    Ok(m)
+}
+
+fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<'_>> {
     let footer = (metadata.len() + FOOTER_TAIL_LEN) as u64;
     if file_len < footer + MAGIC.len() as u64 {
         return Err(Error::oos(format!(
@@ -66,7 +84,12 @@ pub fn parse_metadata(metadata: &[u8], file_len: u64) -> Result<ParquetMetaData<
              with its leading magic"
         )));
     }
-    let file = FileMetaData::decode(metadata).map_err(|e| e.context("file metadata"))?;
+    let file = if eager {
+        FileMetaData::decode_eager(metadata)
+    } else {
+        FileMetaData::decode(metadata)
+    };
+    let file = file.map_err(|e| e.context("file metadata"))?;
     let data = MAGIC.len() as u64..file_len - footer;
     let leaves = validate::file(&file, &data).map_err(|e| e.context("file metadata"))?;
     Ok(ParquetMetaData { file, leaves, data })
@@ -157,17 +180,18 @@ impl<'a> ParquetMetaData<'a> {
         })
     }
 
-    /// Leaf column `column` of row group `row_group`, decoded and validated: its metadata is
-    /// present, sizes and counts are non-negative and its pages lie inside the file. An
-    /// encrypted column is the [`ENCRYPTED`] error. Errors name the row group and column.
-    pub fn column_chunk(&self, row_group: usize, column: usize) -> Result<ColumnChunk<'a>> {
+    /// Leaf column `column` of row group `row_group`, decoded (borrowed when it already
+    /// was) and validated: its metadata is present, of the leaf's physical type, sizes and
+    /// counts are non-negative and its pages lie inside the file. An encrypted column is the
+    /// [`ENCRYPTED`] error. Errors name the row group and column.
+    pub fn column_chunk(
+        &self,
+        row_group: usize,
+        column: usize,
+    ) -> Result<Cow<'_, ColumnChunk<'a>>> {
         let rg = self.row_group(row_group)?;
         let at = || format!("row group {row_group}, column {column}");
-        let chunk = rg
-            .columns
-            .get(column)
-            .map_err(|e| e.context(at()))?
-            .into_owned();
+        let chunk = rg.columns.get(column).map_err(|e| e.context(at()))?;
         let leaf = self
             .leaves
             .get(column)
@@ -182,7 +206,7 @@ impl<'a> ParquetMetaData<'a> {
         (0..self.num_row_groups())
             .map(|g| {
                 (0..self.num_columns())
-                    .map(|c| self.column_chunk(g, c))
+                    .map(|c| self.column_chunk(g, c).map(Cow::into_owned))
                     .collect()
             })
             .collect()

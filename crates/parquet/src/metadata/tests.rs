@@ -132,7 +132,7 @@ fn a_valid_file_decodes_each_chunk_on_access() {
     assert_eq!(m.num_columns(), 2);
     assert_eq!(m.leaf_indices(), [2, 3]);
     assert_eq!(m.data_range(), 4..24);
-    assert_eq!(m.column_chunk(0, 1).unwrap(), chunk(14, 10));
+    assert_eq!(*m.column_chunk(0, 1).unwrap(), chunk(14, 10));
     let range = chunk_byte_range(&m.column_chunk(0, 0).unwrap(), &m.data_range()).unwrap();
     assert_eq!(range, 4..14);
     assert_eq!(m.decode_all().unwrap().len(), 1);

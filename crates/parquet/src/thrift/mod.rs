@@ -19,6 +19,7 @@
 //! hold, so files from newer writers read.
 
 mod read;
+mod skip;
 mod write;
 
 pub use read::{CompactReader, Field, ThriftRead};

@@ -27,9 +27,10 @@ pub trait ThriftRead<'a>: Sized {
 /// input. Positions in errors are byte offsets into the slice it was made from.
 #[derive(Debug, Clone)]
 pub struct CompactReader<'a> {
-    buf: &'a [u8],
-    pos: usize,
-    depth: u32,
+    pub(super) buf: &'a [u8],
+    pub(super) pos: usize,
+    pub(super) depth: u32,
+    eager: bool,
 }
 
 impl<'a> CompactReader<'a> {
@@ -45,7 +46,20 @@ impl<'a> CompactReader<'a> {
             buf,
             pos: pos.min(buf.len()),
             depth: 0,
+            eager: false,
         }
+    }
+
+    /// Asks the decoders of structs that can defer work (a row group's column chunks) to do
+    /// it now instead: for when everything will be needed anyway.
+    pub fn eager(mut self) -> Self {
+        self.eager = true;
+        self
+    }
+
+    /// Whether deferrable work should be done now (see [`Self::eager`]).
+    pub fn is_eager(&self) -> bool {
+        self.eager
     }
 
     /// The offset of the next byte to read.
@@ -63,7 +77,7 @@ impl<'a> CompactReader<'a> {
         self.buf.len() - self.pos
     }
 
-    fn eof(&self, what: &str) -> Error {
+    pub(super) fn eof(&self, what: &str) -> Error {
         Error::oos(format!(
             "thrift: unexpected end of input reading {what} at byte {} of {}",
             self.pos,
@@ -72,6 +86,7 @@ impl<'a> CompactReader<'a> {
     }
 
     /// Reads one byte.
+    #[inline]
     pub fn byte(&mut self) -> Result<u8> {
         let b = *self.buf.get(self.pos).ok_or_else(|| self.eof("a byte"))?;
         self.pos += 1;
@@ -79,7 +94,18 @@ impl<'a> CompactReader<'a> {
     }
 
     /// Reads an unsigned varint (ULEB128) of at most 10 bytes that fits in 64 bits.
+    #[inline]
     pub fn varint(&mut self) -> Result<u64> {
+        match self.buf.get(self.pos) {
+            Some(&b) if b < 0x80 => {
+                self.pos += 1;
+                Ok(u64::from(b))
+            }
+            _ => self.varint_long(),
+        }
+    }
+
+    fn varint_long(&mut self) -> Result<u64> {
         let start = self.pos;
         let mut value = 0u64;
         for i in 0..10 {
@@ -98,6 +124,7 @@ impl<'a> CompactReader<'a> {
         unreachable!("the 10th byte of a varint is 0 or 1") // ok: checked above
     }
 
+    #[inline]
     fn varint_max(&mut self, max: u64, what: &str) -> Result<u64> {
         let start = self.pos;
         let v = self.varint()?;
@@ -110,18 +137,21 @@ impl<'a> CompactReader<'a> {
     }
 
     /// Reads a zigzag `i16`.
+    #[inline]
     pub fn i16(&mut self) -> Result<i16> {
         let v = self.varint_max(u64::from(u16::MAX), "i16")? as u16;
         Ok(((v >> 1) as i16) ^ -((v & 1) as i16))
     }
 
     /// Reads a zigzag `i32`.
+    #[inline]
     pub fn i32(&mut self) -> Result<i32> {
         let v = self.varint_max(u64::from(u32::MAX), "i32")? as u32;
         Ok(((v >> 1) as i32) ^ -((v & 1) as i32))
     }
 
     /// Reads a zigzag `i64`.
+    #[inline]
     pub fn i64(&mut self) -> Result<i64> {
         let v = self.varint()?;
         Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
@@ -150,7 +180,8 @@ impl<'a> CompactReader<'a> {
         }
     }
 
-    fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8]> {
+    #[inline]
+    pub(super) fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8]> {
         if len > self.remaining() {
             return Err(Error::oos(format!(
                 "thrift: {what} of {len} bytes at byte {} runs past the end ({} bytes left)",
@@ -164,6 +195,7 @@ impl<'a> CompactReader<'a> {
     }
 
     /// Reads a `binary`: a slice of the input.
+    #[inline]
     pub fn binary(&mut self) -> Result<&'a [u8]> {
         let len = self.varint()?;
         let len = usize::try_from(len).unwrap_or(usize::MAX);
@@ -178,7 +210,8 @@ impl<'a> CompactReader<'a> {
             .map_err(|e| Error::oos(format!("thrift: string at byte {start} is not UTF-8: {e}")))
     }
 
-    fn enter(&mut self) -> Result<()> {
+    #[inline]
+    pub(super) fn enter(&mut self) -> Result<()> {
         if self.depth >= MAX_DEPTH {
             return Err(Error::oos(format!(
                 "thrift: nesting deeper than {MAX_DEPTH} at byte {}",
@@ -212,6 +245,7 @@ impl<'a> CompactReader<'a> {
     }
 
     /// Reads a field header (`None` at the struct's stop byte); `last` is the previous id.
+    #[inline]
     fn field_header(&mut self, last: &mut i16) -> Result<Option<Field>> {
         let start = self.pos;
         let b = self.byte()?;
@@ -276,8 +310,10 @@ impl<'a> CompactReader<'a> {
             )));
         }
         self.enter()?;
+        // Reserve for what the input can hold, but not more than a few thousand up front:
+        // elements may be far larger in memory than their (minimum) bytes on the wire.
         let mut out = Vec::new();
-        out.try_reserve_exact(n)
+        out.try_reserve_exact(n.min(4096))
             .map_err(|_| Error::oos(format!("thrift: cannot allocate a list of {n}")))?;
         for i in 0..n {
             out.push(T::read(self).map_err(|e| e.context(format!("element {i}")))?);
@@ -312,6 +348,7 @@ impl<'a> CompactReader<'a> {
 
     /// Reads the value of `field` as a `T`; a field of another type is skipped and gives
     /// `None` (as the reference implementations do: a required field then goes missing).
+    #[inline]
     pub fn value<T: ThriftRead<'a>>(&mut self, field: Field) -> Result<Option<T>> {
         if field.ty == T::TYPE {
             T::read(self).map(Some)
@@ -331,6 +368,7 @@ impl<'a> CompactReader<'a> {
 
     /// The value of a `bool` field (carried by its header); a field of another type is
     /// skipped and gives `None`.
+    #[inline]
     pub fn bool_field(&mut self, field: Field) -> Result<Option<bool>> {
         match field.ty {
             ValueType::Bool => Ok(Some(field.bool_value)),
@@ -351,85 +389,12 @@ impl<'a> CompactReader<'a> {
             )))
         }
     }
+}
 
-    /// Skips the value of a field (nothing for a `bool` field).
-    pub fn skip_field(&mut self, field: Field) -> Result<()> {
-        match field.ty {
-            ValueType::Bool => Ok(()),
-            ty => self.skip(ty),
-        }
-    }
-
-    /// Skips one value of type `ty` as it appears in a collection, whatever it contains.
-    pub fn skip(&mut self, ty: ValueType) -> Result<()> {
-        match ty {
-            ValueType::Bool => self.bool_element().map(drop),
-            ValueType::I8 => self.byte().map(drop),
-            ValueType::I16 | ValueType::I32 | ValueType::I64 => self.varint().map(drop),
-            ValueType::Double => self.take(8, "a double").map(drop),
-            ValueType::Binary => self.binary().map(drop),
-            ValueType::List | ValueType::Set => self.skip_list(),
-            ValueType::Map => self.skip_map(),
-            ValueType::Struct => self.skip_struct(),
-        }
-    }
-
-    /// Skips a struct, whatever its fields.
-    pub fn skip_struct(&mut self) -> Result<()> {
-        self.enter()?;
-        let mut last = 0i16;
-        while let Some(field) = self.field_header(&mut last)? {
-            self.skip_field(field)?;
-        }
-        self.depth -= 1;
-        Ok(())
-    }
-
-    fn skip_list(&mut self) -> Result<()> {
-        let (ty, n) = self.list_header()?;
-        self.enter()?;
-        match ty {
-            ValueType::Double => {
-                self.take(n * 8, "list of doubles")?;
-            }
-            ValueType::I8 => {
-                self.take(n, "list of i8")?;
-            }
-            _ => {
-                for _ in 0..n {
-                    self.skip(ty)?;
-                }
-            }
-        }
-        self.depth -= 1;
-        Ok(())
-    }
-
-    fn skip_map(&mut self) -> Result<()> {
-        let start = self.pos;
-        let n = self.varint()?;
-        if n == 0 {
-            return Ok(());
-        }
-        let b = self.byte()?;
-        let invalid =
-            |code: u8| Error::oos(format!("thrift: invalid map type {code} at byte {start}"));
-        let k = ValueType::from_code(b >> 4).ok_or_else(|| invalid(b >> 4))?;
-        let v = ValueType::from_code(b & 0x0f).ok_or_else(|| invalid(b & 0x0f))?;
-        let room = (self.remaining() / (k.min_size() + v.min_size())) as u64;
-        if n > room {
-            return Err(Error::oos(format!(
-                "thrift: map at byte {start} declares {n} entries but only {} bytes are left",
-                self.remaining()
-            )));
-        }
-        self.enter()?;
-        for _ in 0..n {
-            self.skip(k)?;
-            self.skip(v)?;
-        }
-        self.depth -= 1;
-        Ok(())
+impl<'a, T: ThriftRead<'a>> ThriftRead<'a> for Box<T> {
+    const TYPE: ValueType = T::TYPE;
+    fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+        T::read(r).map(Box::new)
     }
 }
 

@@ -165,6 +165,13 @@ impl CompactWriter {
     }
 }
 
+impl<T: ThriftWrite> ThriftWrite for Box<T> {
+    const TYPE: ValueType = T::TYPE;
+    fn write(&self, w: &mut CompactWriter) {
+        (**self).write(w);
+    }
+}
+
 impl ThriftWrite for bool {
     const TYPE: ValueType = ValueType::Bool;
     fn write(&self, w: &mut CompactWriter) {

@@ -184,6 +184,16 @@ fn validation_names_the_problem() {
     assert!(error_of(&m).contains("row group 0, column 0: physical type INT64 differs"));
 
     let mut bad = chunk(4, 10);
+    bad.column_index_offset = Some(20);
+    bad.column_index_length = Some(5);
+    m.row_groups[0].columns = ColumnChunks::from_decoded(vec![bad, chunk(14, 10)]);
+    let e = error_of(&m);
+    assert!(
+        e.contains("column index at 20 of 5 bytes does not end before"),
+        "{e}"
+    );
+
+    let mut bad = chunk(4, 10);
     bad.meta_data.as_mut().unwrap().num_values = -3;
     m.row_groups[0].columns = ColumnChunks::from_decoded(vec![bad, chunk(14, 10)]);
     assert!(error_of(&m).contains("num_values is -3"));

@@ -120,6 +120,22 @@ pub(super) fn chunk(
             return Err(Error::oos(format!("{name} is {v}")));
         }
     }
+    let indexes = [
+        ("offset index", c.offset_index_offset, c.offset_index_length),
+        ("column index", c.column_index_offset, c.column_index_length),
+        ("Bloom filter", m.bloom_filter_offset, m.bloom_filter_length),
+    ];
+    for (name, offset, len) in indexes {
+        let (Some(offset), len) = (offset, i64::from(len.unwrap_or(0))) else {
+            continue;
+        };
+        if offset < 0 || len < 0 || (offset as u64).saturating_add(len as u64) > data.end {
+            return Err(Error::oos(format!(
+                "the {name} at {offset} of {len} bytes does not end before the footer at {}",
+                data.end
+            )));
+        }
+    }
     chunk_byte_range(c, data).map(drop)
 }
 
@@ -136,7 +152,9 @@ pub fn chunk_byte_range(c: &ColumnChunk<'_>, data: &Range<u64>) -> Result<Range<
         Some(d) if d > 0 && d < m.data_page_offset => d,
         _ => m.data_page_offset,
     };
-    let end = start.checked_add(m.total_compressed_size);
+    let end = start
+        .checked_add(m.total_compressed_size)
+        .filter(|_| m.total_compressed_size >= 0);
     match end {
         Some(end) if start >= 0 && (end as u64) <= data.end => Ok(start as u64..end as u64),
         _ => Err(Error::oos(format!(

@@ -45,3 +45,23 @@ done
 echo "seeded $streams streams and $files files, plus $regressions regression inputs each:"
 echo "  $stream_corpus ($(ls "$stream_corpus" | wc -l) inputs)"
 echo "  $file_corpus ($(ls "$file_corpus" | wc -l) inputs)"
+
+# parquet_metadata gets the footer metadata (the Thrift FileMetaData bytes) of every Parquet
+# file in parquet-testing and arrow-testing/data/parquet.
+pq_corpus="$fuzz_dir/corpus/parquet_metadata"
+mkdir -p "$pq_corpus"
+python3 - "$data_dir" "$pq_corpus" <<'PY'
+import pathlib, struct, sys
+data, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+n = 0
+for d in ["parquet-testing/data", "parquet-testing/bad_data", "arrow-testing/data/parquet"]:
+    for f in sorted((data / d).rglob("*")):
+        b = f.read_bytes() if f.is_file() else b""
+        if len(b) < 12 or b[-4:] != b"PAR1":
+            continue
+        (length,) = struct.unpack("<I", b[-8:-4])
+        if 0 < length <= len(b) - 12:
+            (out / f.name).write_bytes(b[-8 - length : -8])
+            n += 1
+print(f"seeded {n} Parquet footers into {out}")
+PY

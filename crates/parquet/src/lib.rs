@@ -1,1 +1,5 @@
-//! quiver-parquet: not yet implemented; see the open issues.
+//! quiver-parquet: Apache Parquet for quiver (the reader is being built; see the open issues).
+//!
+//! Layers, bottom up (`../shared/DESIGN.md` §6): [`encoding`] holds the pure decoding kernels.
+
+pub mod encoding;

@@ -1,5 +1,7 @@
 //! quiver-parquet: Apache Parquet for quiver (the reader is being built; see the open issues).
 //!
-//! Layers, bottom up (`../shared/DESIGN.md` §6): [`encoding`] holds the pure decoding kernels.
+//! Layers, bottom up (`../shared/DESIGN.md` §6): [`encoding`] holds the pure decoding kernels,
+//! [`codec`] page decompression.
 
+pub mod codec;
 pub mod encoding;

@@ -23,4 +23,4 @@ pub mod rle;
 pub mod varint;
 
 #[cfg(test)]
-mod test_util;
+pub(crate) mod test_util;

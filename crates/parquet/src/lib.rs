@@ -5,3 +5,4 @@
 
 pub mod codec;
 pub mod encoding;
+pub mod levels;

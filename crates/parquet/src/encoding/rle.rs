@@ -28,8 +28,8 @@ pub enum Run<'a> {
     Packed {
         /// The packed bytes, starting at a group boundary.
         data: &'a [u8],
-        /// Values of `data` already consumed (less than 8; non-zero only after
-        /// [`RleDecoder::decode`] stopped inside a group).
+        /// Values at the start of `data` to pass over (less than 8: the run was entered inside
+        /// a group).
         skip: usize,
         /// The number of values.
         len: usize,
@@ -128,12 +128,16 @@ impl<'a> RleDecoder<'a> {
         Ok(true)
     }
 
-    /// The next run (what is left of it, if [`decode`](Self::decode) consumed part), or
-    /// `None` at the end of the stream.
-    pub fn next_run(&mut self) -> Result<Option<Run<'a>>> {
+    /// The next run, or what is left of it, cut to at most `max` values (the rest stays for the
+    /// next call); `None` at the end of the stream or when `max` is 0.
+    pub fn next_run(&mut self, max: usize) -> Result<Option<Run<'a>>> {
+        if max == 0 {
+            return Ok(None);
+        }
         loop {
             if self.repeat_left > 0 {
-                let len = std::mem::take(&mut self.repeat_left);
+                let len = self.repeat_left.min(max);
+                self.repeat_left -= len;
                 return Ok(Some(Run::Repeat {
                     value: self.repeat_value,
                     len,
@@ -143,7 +147,8 @@ impl<'a> RleDecoder<'a> {
                 let w = self.width as usize;
                 let start = (self.packed_pos / 8 * w).min(self.packed.len());
                 let skip = self.packed_pos % 8;
-                let len = std::mem::take(&mut self.packed_left);
+                let len = self.packed_left.min(max);
+                self.packed_left -= len;
                 self.packed_pos += len;
                 return Ok(Some(Run::Packed {
                     data: &self.packed[start..],

@@ -65,7 +65,7 @@ fn skip_and_runs_agree_with_decode() {
             assert_eq!(d.decode(&mut piece).unwrap(), mid);
             assert_eq!(piece, want[skip..skip + mid]);
             let mut rest = Vec::new();
-            while let Some(run) = d.next_run().unwrap() {
+            while let Some(run) = d.next_run(rng.below(100) as usize + 1).unwrap() {
                 match run {
                     Run::Repeat { value, len } => rest.extend(std::iter::repeat_n(value, len)),
                     Run::Packed { data, skip, len } => {

@@ -7,6 +7,7 @@
 //! arrays.
 
 pub mod assemble;
+pub mod spread;
 pub mod validity;
 
 use crate::encoding::plain::bit_packed_msb;

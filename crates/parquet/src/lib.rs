@@ -3,6 +3,11 @@
 //! Layers, bottom up (`../shared/DESIGN.md` §6): [`encoding`] holds the pure decoding kernels,
 //! [`codec`] page decompression.
 
+pub mod arrow;
 pub mod codec;
 pub mod encoding;
+pub mod format;
 pub mod levels;
+pub mod metadata;
+pub mod schema;
+pub mod thrift;

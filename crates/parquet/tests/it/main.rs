@@ -1,0 +1,3 @@
+//! Integration tests of quiver-parquet against the official test files and pyarrow.
+
+mod arrow_schema;

@@ -6,8 +6,10 @@
 pub mod arrow;
 pub mod codec;
 pub mod encoding;
+pub mod file;
 pub mod format;
 pub mod levels;
 pub mod metadata;
+pub mod page;
 pub mod schema;
 pub mod thrift;

@@ -5,6 +5,8 @@
 //! - [`plan`]: the Arrow shape of the schema tree and where each array's parts come from.
 //! - [`restore`]: the `ARROW:schema` key.
 
+pub mod build;
+pub mod leaf;
 pub mod options;
 pub mod plan;
 pub mod restore;

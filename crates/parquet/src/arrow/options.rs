@@ -26,6 +26,8 @@ pub struct ReadOptions {
     /// Dotted paths of BYTE_ARRAY leaves to read as Arrow dictionaries (like pyarrow's
     /// `read_dictionary`); `ARROW:schema` dictionaries are read as dictionaries too.
     pub dictionary: Vec<String>,
+    /// Whether page CRCs are verified where present (on by default).
+    pub verify_crc: bool,
 }
 
 impl Default for ReadOptions {
@@ -35,6 +37,7 @@ impl Default for ReadOptions {
             strings: StringLayout::Default,
             use_arrow_schema: true,
             dictionary: Vec::new(),
+            verify_crc: true,
         }
     }
 }

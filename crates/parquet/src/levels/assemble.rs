@@ -79,6 +79,11 @@ impl Path {
         })
     }
 
+    /// The nodes, top down.
+    pub fn nodes(&self) -> &[Repetition] {
+        &self.nodes
+    }
+
     /// The maximum definition level.
     pub fn max_def(&self) -> i16 {
         self.max_def

@@ -1,3 +1,4 @@
 //! Integration tests of quiver-parquet against the official test files and pyarrow.
 
 mod arrow_schema;
+mod read_values;

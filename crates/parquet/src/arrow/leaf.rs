@@ -249,10 +249,14 @@ impl ChunkDecoder<'_> {
                 rep: reps,
             } => {
                 let start = defs.len();
+                defs.try_reserve(n)
+                    .map_err(|_| Error::overflow(format!("{n} levels do not fit in memory")))?;
                 defs.resize(start + n, 0);
                 levels::decode(def.data, def.encoding, max_def, &mut defs[start..])
                     .map_err(|e| e.context("definition levels"))?;
                 if max_rep > 0 {
+                    reps.try_reserve(n)
+                        .map_err(|_| Error::overflow(format!("{n} levels do not fit in memory")))?;
                     reps.resize(start + n, 0);
                     levels::decode(rep.data, rep.encoding, max_rep, &mut reps[start..])
                         .map_err(|e| e.context("repetition levels"))?;

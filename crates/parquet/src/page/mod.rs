@@ -97,6 +97,13 @@ impl<'a> PageReader<'a> {
                     header.type_
                 )));
             };
+            if i64::from(values) > self.values_left {
+                return Err(Error::oos(format!(
+                    "{}: {values} values, more than the {} the column chunk has left",
+                    context(),
+                    self.values_left
+                )));
+            }
             self.values_left -= i64::from(values);
             return Ok(Some(StoredPage {
                 header,

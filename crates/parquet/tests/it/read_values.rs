@@ -89,14 +89,22 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("python3");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let errors: Vec<(String, String)> = input
         .lines()
         .filter_map(|l| {
             let v: Value = serde_json::from_str(l).unwrap();
-            Some((v["file"].as_str()?.to_string(), v.get("error")?.as_str()?.to_string()))
+            Some((
+                v["file"].as_str()?.to_string(),
+                v.get("error")?.as_str()?.to_string(),
+            ))
         })
         .collect();
     let mut problems = Vec::new();
@@ -105,7 +113,10 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
         let v: Value = serde_json::from_str(line).unwrap();
         let file = v["file"].as_str().unwrap();
         let name = file.rsplit('/').next().unwrap();
-        let ours_err = errors.iter().find(|(f, _)| f == file).map(|(_, e)| e.as_str());
+        let ours_err = errors
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, e)| e.as_str());
         match (v.get("pyarrow_error"), ours_err) {
             (None, None) => {
                 let diffs = v["diffs"].as_array().unwrap();
@@ -116,7 +127,9 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
                 }
             }
             (Some(_), Some(e)) if e != "PANIC" => {}
-            (Some(p), None) => problems.push(format!("{name}: pyarrow refuses ({p}), quiver reads it")),
+            (Some(p), None) => {
+                problems.push(format!("{name}: pyarrow refuses ({p}), quiver reads it"))
+            }
             (_, Some(e)) => problems.push(format!("{name}: quiver: {e}")),
         }
     }
@@ -127,7 +140,12 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
 fn official_files_read_as_pyarrow_reads_them() {
     let Some(files) = parquet_files() else { return };
     let (problems, same) = compare(&files);
-    assert!(problems.is_empty(), "{} files differ:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} files differ:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
     assert!(same >= 50, "only {same} files compared");
 }
 
@@ -138,11 +156,23 @@ fn official_files_read_as_pyarrow_reads_them() {
 fn pyarrow_written_matrix_reads_as_pyarrow_reads_it() {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/write_matrix.py");
-    let ok = std::process::Command::new("python3").arg(script).arg(dir.path()).status().unwrap();
+    let ok = std::process::Command::new("python3")
+        .arg(script)
+        .arg(dir.path())
+        .status()
+        .unwrap();
     assert!(ok.success());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let (problems, same) = compare(&files);
-    assert!(problems.is_empty(), "{} files differ:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} files differ:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
     assert_eq!(same, files.len());
 }

@@ -29,6 +29,15 @@ for pkg in pyarrow duckdb polars; do
   fi
 done
 
+# python-lzo (PyPI, built against Debian's liblzo2-dev) makes the LZO streams the Parquet LZO
+# codec is tested against: no other Parquet implementation reads LZO to compare with.
+if ! python3 -c "import lzo" >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ ! -e /usr/include/lzo/lzo1x.h ]; then
+    (apt-get update -qq && apt-get install -y -qq liblzo2-dev) >/dev/null || true
+  fi
+  python3 -m pip install --quiet --disable-pip-version-check python-lzo
+fi
+
 # `script` (util-linux's bsdutils) runs the CLI in a pseudo-terminal for the terminal-width test.
 if ! command -v script >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then

@@ -188,7 +188,7 @@ fn check(expected: u32, data: &[u8], what: &str) -> Result<()> {
 }
 
 /// Decompresses the LZ4 frame `src` into `out`, which it must fill exactly.
-pub(crate) fn decompress_frame(src: &[u8], out: &mut [u8]) -> Result<()> {
+pub fn decompress_frame(src: &[u8], out: &mut [u8]) -> Result<()> {
     let Some(h) = parse_header(src)? else {
         return streaming(src, out);
     };
@@ -250,6 +250,13 @@ pub(crate) fn decompress_frame(src: &[u8], out: &mut [u8]) -> Result<()> {
         return streaming(src, out);
     }
     super::check_len(pos, out.len())
+}
+
+/// Decompresses one raw LZ4 block (no frame) into `out`, which bounds the output; returns the
+/// bytes written. Corrupt blocks are errors. (Parquet's LZ4_RAW and Hadoop-framed LZ4 pages are
+/// such blocks.)
+pub fn decompress_block(block: &[u8], out: &mut [u8]) -> Result<usize> {
+    c::decompress(block, out, &[])
 }
 
 /// The reference C library's block decoder, behind a safe function.

@@ -1,4 +1,5 @@
-//! Body buffer compression: LZ4 frame and ZSTD.
+//! Body buffer compression: LZ4 frame and ZSTD. The LZ4 block and frame decoders ([`lz4`])
+//! also serve Parquet's LZ4 codecs.
 //!
 //! With compression, every body buffer is stored as a little-endian `i64` uncompressed length
 //! followed by the compressed bytes; a length of `-1` means the bytes that follow are stored
@@ -27,7 +28,7 @@ impl std::fmt::Display for Codec {
     }
 }
 
-mod lz4;
+pub mod lz4;
 mod parallel;
 
 fn zstd_error(e: std::io::Error) -> Error {

@@ -13,6 +13,7 @@
 mod validate;
 
 use crate::format::{ColumnChunk, FileMetaData, RowGroup, SchemaElement};
+use crate::schema::SchemaDescriptor;
 use quiver_arrow::{Error, Result};
 use std::borrow::Cow;
 use std::ops::Range;
@@ -54,6 +55,7 @@ pub fn footer_len(tail: &[u8; FOOTER_TAIL_LEN]) -> Result<usize> {
 pub struct ParquetMetaData<'a> {
     file: FileMetaData<'a>,
     leaves: Vec<usize>,
+    descr: SchemaDescriptor,
     data: Range<u64>,
 }
 
@@ -91,8 +93,18 @@ fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<
     };
     let file = file.map_err(|e| e.context("file metadata"))?;
     let data = MAGIC.len() as u64..file_len - footer;
-    let leaves = validate::file(&file, &data).map_err(|e| e.context("file metadata"))?;
-    Ok(ParquetMetaData { file, leaves, data })
+    let descr = validate::file(&file, &data).map_err(|e| e.context("file metadata"))?;
+    let leaves = descr
+        .columns()
+        .iter()
+        .map(|c| c.nodes.last().copied().unwrap_or(0))
+        .collect();
+    Ok(ParquetMetaData {
+        file,
+        leaves,
+        descr,
+        data,
+    })
 }
 
 /// Decodes and validates the metadata of a whole file in memory.
@@ -143,6 +155,11 @@ impl<'a> ParquetMetaData<'a> {
     /// The schema elements, depth-first, the root first.
     pub fn schema(&self) -> &[SchemaElement<'a>] {
         &self.file.schema
+    }
+
+    /// The schema tree and its leaf columns.
+    pub fn schema_descr(&self) -> &SchemaDescriptor {
+        &self.descr
     }
 
     /// The number of leaf columns (column chunks in each row group).

@@ -164,11 +164,11 @@ fn validation_names_the_problem() {
 
     let mut m = metadata();
     m.schema[1].num_children = Some(3);
-    assert!(error_of(&m).contains("1 children of a group missing"));
+    assert!(error_of(&m).contains("declares 3 children, the schema ends first"));
 
     let mut m = metadata();
     m.schema[3].type_ = Some(Type::Unknown(12));
-    assert!(error_of(&m).contains("leaf schema element 3 (\"b\") has physical type"));
+    assert!(error_of(&m).contains("leaf \"b\" has unknown physical type 12"));
 
     let mut m = metadata();
     m.row_groups[0].columns = ColumnChunks::from_decoded(vec![chunk(4, 10), chunk(14, 11)]);

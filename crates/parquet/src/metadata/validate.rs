@@ -2,18 +2,19 @@
 //! is decoded. Errors say what is wrong with the numbers; callers add where.
 
 use super::encrypted_error;
-use crate::format::{ColumnChunk, FileMetaData, SchemaElement, Type};
+use crate::format::{ColumnChunk, FileMetaData, SchemaElement};
+use crate::schema::SchemaDescriptor;
 use quiver_arrow::{Error, Result};
 use std::ops::Range;
 
-/// Checks what the whole file's metadata promises; returns the schema indices of the leaf
-/// columns.
-pub(super) fn file(m: &FileMetaData<'_>, data: &Range<u64>) -> Result<Vec<usize>> {
+/// Checks what the whole file's metadata promises; returns the schema tree (which checks that
+/// the depth-first list holds exactly one tree whose leaves have known physical types).
+pub(super) fn file(m: &FileMetaData<'_>, data: &Range<u64>) -> Result<SchemaDescriptor> {
     if m.num_rows < 0 {
         return Err(Error::oos(format!("num_rows is {}", m.num_rows)));
     }
-    let leaf_indices = leaves(&m.schema)?;
-    let leaves = leaf_indices.len();
+    let schema = SchemaDescriptor::new(&m.schema)?;
+    let leaves = schema.columns().len();
     for (i, rg) in m.row_groups.iter().enumerate() {
         let at = |e: Error| e.context(format!("row group {i}"));
         if rg.num_rows < 0 {
@@ -31,62 +32,7 @@ pub(super) fn file(m: &FileMetaData<'_>, data: &Range<u64>) -> Result<Vec<usize>
             ))));
         }
     }
-    Ok(leaf_indices)
-}
-
-/// Walks the depth-first schema list: every group's children are present, the list holds
-/// exactly one tree, every leaf has a known physical type; returns the leaves' indices.
-fn leaves(schema: &[SchemaElement<'_>]) -> Result<Vec<usize>> {
-    let Some(root) = schema.first() else {
-        return Err(Error::oos("the schema has no root element"));
-    };
-    if root.is_leaf() && schema.len() > 1 {
-        return Err(Error::oos("the schema's root is not a group"));
-    }
-    // Children still expected by each open group, innermost last.
-    let mut open: Vec<usize> = Vec::new();
-    let mut leaves = Vec::new();
-    for (i, e) in schema.iter().enumerate() {
-        if i > 0 {
-            match open.last_mut() {
-                Some(n) => *n -= 1,
-                None => {
-                    return Err(Error::oos(format!(
-                        "schema element {i} ({:?}) is outside the root's tree",
-                        e.name
-                    )));
-                }
-            }
-        }
-        match e.num_children {
-            Some(n) if n < 0 => {
-                return Err(Error::oos(format!(
-                    "schema element {i} ({:?}) has num_children {n}",
-                    e.name
-                )));
-            }
-            _ if e.is_leaf() && i > 0 => {
-                if matches!(e.type_, None | Some(Type::Unknown(_))) {
-                    return Err(Error::oos(format!(
-                        "leaf schema element {i} ({:?}) has physical type {:?}",
-                        e.name, e.type_
-                    )));
-                }
-                leaves.push(i);
-            }
-            Some(n) => open.push(n as usize),
-            None => open.push(0),
-        }
-        while open.last() == Some(&0) {
-            open.pop();
-        }
-    }
-    if let Some(n) = open.last() {
-        return Err(Error::oos(format!(
-            "the schema ends with {n} children of a group missing"
-        )));
-    }
-    Ok(leaves)
+    Ok(schema)
 }
 
 /// Checks one decoded column chunk: not encrypted, metadata present, of the leaf's physical

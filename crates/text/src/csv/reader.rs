@@ -279,11 +279,7 @@ fn infer_schema(
     let mut guesses = vec![ColumnGuess::default(); names.len()];
     for record in sample {
         if record.len() != names.len() {
-            return Err(wrong_field_count(
-                record.line(),
-                names.len(),
-                record.len(),
-            ));
+            return Err(wrong_field_count(record.line(), names.len(), record.len()));
         }
         for (g, (v, quoted)) in guesses.iter_mut().zip(record.iter()) {
             // Quoted text is a value even when it spells a null marker.

@@ -1,0 +1,593 @@
+//! Arrow arrays from decoded leaf columns: the levels become validity and offsets
+//! ([`crate::levels::assemble`]), dense values are converted to the field's type and spread over
+//! their slots, and the [`Plan`] puts structs, lists and maps together.
+
+use super::leaf::{Dense, LeafChunk, LeafLevels};
+use super::plan::Plan;
+use crate::levels::assemble::{Nested, Repetition};
+use crate::levels::spread::{spread_fixed, spread_offsets};
+use crate::schema::SchemaDescriptor;
+use bytes::Bytes;
+use quiver_arrow::array::{
+    Array, BooleanArray, FixedSizeBinaryArray, FixedSizeListArray, GenericBinaryArray,
+    GenericListArray, GenericStringArray, MapArray, NullArray, PrimitiveArray, StructArray,
+};
+use quiver_arrow::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer, Offset, OffsetBuffer};
+use quiver_arrow::datatype::{DataType, Field, TimeUnit};
+use quiver_arrow::native::{I128, I256};
+use quiver_arrow::{Error, Result};
+
+/// A leaf column ready for assembly: frozen validity and offsets per path node, and its values.
+pub struct Column {
+    validity: Vec<Option<Bitmap>>,
+    offsets: Vec<Option<Buffer<i64>>>,
+    slots: Vec<usize>,
+    reps: Vec<Repetition>,
+    nodes: Vec<usize>,
+    dense: Option<Dense>,
+    physical: crate::format::Type,
+}
+
+impl Column {
+    /// Assembles the levels of `chunk`, a decoded chunk of column `index`.
+    pub fn new(schema: &SchemaDescriptor, index: usize, chunk: LeafChunk) -> Result<Column> {
+        let descr = &schema.columns()[index];
+        let reps = descr.levels.nodes().to_vec();
+        let nested = match chunk.levels {
+            LeafLevels::None { len } => Nested {
+                validity: vec![None; reps.len()],
+                offsets: (0..reps.len()).map(|_| None).collect(),
+                slots: vec![len],
+                values: len,
+            },
+            LeafLevels::Validity(bits) => {
+                let mut validity: Vec<Option<MutableBitmap>> =
+                    (0..reps.len()).map(|_| None).collect();
+                let len = bits.len();
+                let values = len - bits.unset_bits();
+                let pos = reps
+                    .iter()
+                    .position(|&r| r == Repetition::Optional)
+                    .unwrap_or(0);
+                validity[pos] = Some(bits);
+                Nested {
+                    validity,
+                    offsets: (0..reps.len()).map(|_| None).collect(),
+                    slots: vec![len],
+                    values,
+                }
+            }
+            LeafLevels::Full { def, rep } => descr.levels.assemble(&def, &rep)?,
+        };
+        if nested.values != chunk.dense.len() {
+            return Err(Error::oos(format!(
+                "column {:?}: the levels say {} values, the pages hold {}",
+                descr.dotted_path(),
+                nested.values,
+                chunk.dense.len()
+            )));
+        }
+        Ok(Column {
+            validity: nested
+                .validity
+                .into_iter()
+                .map(|v| v.map(MutableBitmap::freeze))
+                .collect(),
+            offsets: nested
+                .offsets
+                .into_iter()
+                .map(|o| o.map(Buffer::from))
+                .collect(),
+            slots: nested.slots,
+            reps,
+            nodes: descr.nodes.clone(),
+            dense: Some(chunk.dense),
+            physical: descr.physical,
+        })
+    }
+
+    fn position(&self, node: usize) -> Result<usize> {
+        self.nodes.iter().position(|&n| n == node).ok_or_else(|| {
+            Error::invalid(format!("schema node {node} is not on the column's path"))
+        })
+    }
+
+    fn segment(&self, pos: usize) -> usize {
+        self.reps[..=pos]
+            .iter()
+            .filter(|&&r| r == Repetition::Repeated)
+            .count()
+    }
+
+    /// The slots of the segment holding the node at `pos`.
+    fn slots(&self, pos: usize) -> usize {
+        self.slots[self.segment(pos)]
+    }
+
+    /// Which slots of the leaf's segment hold a value: the validity of the deepest optional node
+    /// in the segment (`None`: all of them).
+    fn present(&self) -> Option<Bitmap> {
+        let last = self.reps.len() - 1;
+        let seg_start = self
+            .reps
+            .iter()
+            .rposition(|&r| r == Repetition::Repeated)
+            .unwrap_or(0);
+        (seg_start..=last).rev().find_map(|p| {
+            if self.reps[p] == Repetition::Optional {
+                self.validity[p].clone()
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// Builds the array of `field` by `plan` from the decoded `columns` (indexed by column; those
+/// the plan uses must be present).
+pub fn build(plan: &Plan, field: &Field, columns: &mut [Option<Column>]) -> Result<Array> {
+    match plan {
+        Plan::Leaf { column, node } => {
+            let col = columns[*column]
+                .as_mut()
+                .ok_or_else(|| Error::invalid(format!("column {column} was not decoded")))?;
+            let pos = col.position(*node)?;
+            let validity = if col.reps[pos] == Repetition::Optional {
+                col.validity[pos].clone()
+            } else {
+                None
+            };
+            let slots = col.slots(pos);
+            let present = col.present();
+            let dense = col
+                .dense
+                .take()
+                .ok_or_else(|| Error::invalid("leaf built twice"))?;
+            leaf(
+                dense,
+                col.physical,
+                field.data_type(),
+                slots,
+                present.as_ref(),
+                validity,
+            )
+            .map_err(|e| e.context(format!("column {:?}", field.name())))
+        }
+        Plan::Struct { node, children } => {
+            let DataType::Struct(fields) = field.data_type() else {
+                return Err(Error::invalid(format!(
+                    "struct plan for {}",
+                    field.data_type()
+                )));
+            };
+            let first = plan
+                .first_column()
+                .ok_or_else(|| Error::invalid("struct without columns"))?;
+            let (len, validity) = {
+                let col = columns[first]
+                    .as_ref()
+                    .ok_or_else(|| Error::invalid("column not decoded"))?;
+                let pos = col.position(*node)?;
+                let v = if col.reps[pos] == Repetition::Optional {
+                    col.validity[pos].clone()
+                } else {
+                    None
+                };
+                (col.slots(pos), v)
+            };
+            let arrays = children
+                .iter()
+                .zip(fields.iter())
+                .map(|(p, f)| build(p, f, columns))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(StructArray::try_new(fields.clone(), len, arrays, validity)?.into())
+        }
+        Plan::List {
+            node,
+            repeated,
+            element,
+        } => {
+            let first = plan
+                .first_column()
+                .ok_or_else(|| Error::invalid("list without columns"))?;
+            let (offsets, validity) = {
+                let col = columns[first]
+                    .as_ref()
+                    .ok_or_else(|| Error::invalid("column not decoded"))?;
+                let rpos = col.position(*repeated)?;
+                let offsets = col.offsets[rpos]
+                    .clone()
+                    .ok_or_else(|| Error::invalid("no offsets"))?;
+                let validity = if node != repeated {
+                    let pos = col.position(*node)?;
+                    if col.reps[pos] == Repetition::Optional {
+                        col.validity[pos].clone()
+                    } else {
+                        None
+                    }
+                } else {
+                    None
+                };
+                (offsets, validity)
+            };
+            list(field, offsets, validity, |item| {
+                build(element, item, columns)
+            })
+        }
+    }
+}
+
+fn narrow_offsets<O: Offset>(offsets: &[i64]) -> Result<OffsetBuffer<O>> {
+    let mut out = MutableBuffer::with_capacity(offsets.len() * std::mem::size_of::<O>());
+    for &o in offsets {
+        let v = O::from_usize(o as usize).ok_or_else(|| {
+            Error::overflow(format!(
+                "offset {o} overflows {}-bit offsets",
+                std::mem::size_of::<O>() * 8
+            ))
+        })?;
+        out.push(v);
+    }
+    OffsetBuffer::try_new(Buffer::from(out))
+}
+
+fn list(
+    field: &Field,
+    offsets: Buffer<i64>,
+    validity: Option<Bitmap>,
+    element: impl FnOnce(&Field) -> Result<Array>,
+) -> Result<Array> {
+    let len = offsets.len() - 1;
+    match field.data_type() {
+        DataType::List(item) => {
+            let values = element(item)?;
+            Ok(GenericListArray::<i32>::try_new(
+                item.clone(),
+                narrow_offsets(&offsets)?,
+                values,
+                validity,
+            )?
+            .into())
+        }
+        DataType::LargeList(item) => {
+            let values = element(item)?;
+            Ok(GenericListArray::<i64>::try_new(
+                item.clone(),
+                narrow_offsets(&offsets)?,
+                values,
+                validity,
+            )?
+            .into())
+        }
+        DataType::FixedSizeList(item, n) => {
+            let values = element(item)?;
+            let size = *n as i64;
+            if offsets.windows(2).any(|w| w[1] - w[0] != size) {
+                return Err(Error::not_supported(format!(
+                    "fixed-size list of {n}: a list of another length (or a null list) in the data"
+                )));
+            }
+            Ok(FixedSizeListArray::try_new(item.clone(), *n, len, values, validity)?.into())
+        }
+        DataType::Map(entries, sorted) => {
+            let values = element(entries)?;
+            let Array::Struct(entries_array) = values else {
+                return Err(Error::invalid("map entries are not a struct"));
+            };
+            Ok(MapArray::try_new(
+                entries.clone(),
+                *sorted,
+                narrow_offsets(&offsets)?,
+                entries_array,
+                validity,
+            )?
+            .into())
+        }
+        other => Err(Error::invalid(format!("list plan for {other}"))),
+    }
+}
+
+/// Spreads `data` (dense values of `width` bytes) over `slots` by `present`.
+fn spread_bytes(
+    mut data: MutableBuffer,
+    width: usize,
+    slots: usize,
+    present: Option<&Bitmap>,
+) -> Result<MutableBuffer> {
+    let valid = data.len() / width.max(1);
+    if let Some(p) = present {
+        let bits = p.to_aligned();
+        data.resize(slots * width);
+        spread_fixed(data.as_mut_slice(), width, &bits.bytes()[..], slots, valid)?;
+    }
+    Ok(data)
+}
+
+fn primitive<T: quiver_arrow::array::PrimitiveType>(
+    t: &DataType,
+    data: MutableBuffer,
+    slots: usize,
+    present: Option<&Bitmap>,
+    validity: Option<Bitmap>,
+) -> Result<Array> {
+    let data = spread_bytes(data, std::mem::size_of::<T>(), slots, present)?;
+    Ok(PrimitiveArray::<T>::try_new(t.clone(), Buffer::from(data), validity)?.into())
+}
+
+/// Converts each dense value of `width` bytes with `f` into `U`.
+fn convert<U: bytemuck::Pod>(
+    data: &MutableBuffer,
+    width: usize,
+    f: impl Fn(&[u8]) -> U,
+) -> MutableBuffer {
+    let mut out =
+        MutableBuffer::with_capacity(data.len() / width.max(1) * std::mem::size_of::<U>());
+    out.extend_from_exact_iter(data.as_slice().chunks_exact(width).map(f));
+    out
+}
+
+fn le_i32(b: &[u8]) -> i32 {
+    i32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+fn le_i64(b: &[u8]) -> i64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[..8]);
+    i64::from_le_bytes(a)
+}
+
+/// A big-endian two's-complement integer of up to 32 bytes, sign-extended to 32 little-endian bytes.
+fn be_to_le32(b: &[u8]) -> [u8; 32] {
+    let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) {
+        0xFF
+    } else {
+        0
+    };
+    let mut out = [fill; 32];
+    for (i, &x) in b.iter().rev().take(32).enumerate() {
+        out[i] = x;
+    }
+    out
+}
+
+/// The low 16 bytes of a 32-byte little-endian integer (exact when it fits 128 bits).
+fn low_i128(le: [u8; 32]) -> i128 {
+    let mut a = [0u8; 16];
+    a.copy_from_slice(&le[..16]);
+    i128::from_le_bytes(a)
+}
+
+const JULIAN_UNIX_EPOCH: i64 = 2_440_588;
+const NANOS_PER_DAY: i64 = 86_400_000_000_000;
+
+fn int96_to(unit: TimeUnit, b: &[u8]) -> i64 {
+    let nanos = le_i64(&b[..8]);
+    let day = le_i32(&b[8..12]) as i64;
+    let ns = (day - JULIAN_UNIX_EPOCH)
+        .wrapping_mul(NANOS_PER_DAY)
+        .wrapping_add(nanos);
+    match unit {
+        TimeUnit::Nanosecond => ns,
+        TimeUnit::Microsecond => {
+            ((day - JULIAN_UNIX_EPOCH) * 86_400_000_000).wrapping_add(nanos / 1_000)
+        }
+        TimeUnit::Millisecond => {
+            ((day - JULIAN_UNIX_EPOCH) * 86_400_000).wrapping_add(nanos / 1_000_000)
+        }
+        TimeUnit::Second => {
+            ((day - JULIAN_UNIX_EPOCH) * 86_400).wrapping_add(nanos / 1_000_000_000)
+        }
+    }
+}
+
+fn leaf(
+    dense: Dense,
+    physical: crate::format::Type,
+    t: &DataType,
+    slots: usize,
+    present: Option<&Bitmap>,
+    validity: Option<Bitmap>,
+) -> Result<Array> {
+    use crate::format::Type as P;
+    use DataType as D;
+    match (dense, t) {
+        (_, D::Null) => Ok(NullArray::new(slots).into()),
+        (Dense::Bool(bits), D::Boolean) => {
+            let bits = bits.freeze();
+            let values = match present {
+                None => bits,
+                Some(p) => {
+                    let mut out = MutableBitmap::with_capacity(slots);
+                    let mut next = 0;
+                    for i in 0..slots {
+                        if p.get(i) {
+                            out.push(bits.get(next));
+                            next += 1;
+                        } else {
+                            out.push(false);
+                        }
+                    }
+                    out.freeze()
+                }
+            };
+            Ok(BooleanArray::try_new(values, validity)?.into())
+        }
+        (Dense::Fixed { width, data }, t) => {
+            let dt = t.clone();
+            match (physical, t) {
+                (P::INT32, D::Int32 | D::Date32 | D::Time32(_)) => {
+                    primitive::<i32>(t, data, slots, present, validity)
+                }
+                (P::INT32, D::UInt32) => primitive::<u32>(t, data, slots, present, validity),
+                (P::INT32, D::Int8) => primitive::<i8>(
+                    t,
+                    convert(&data, 4, |b| le_i32(b) as i8),
+                    slots,
+                    present,
+                    validity,
+                ),
+                (P::INT32, D::Int16) => primitive::<i16>(
+                    t,
+                    convert(&data, 4, |b| le_i32(b) as i16),
+                    slots,
+                    present,
+                    validity,
+                ),
+                (P::INT32, D::UInt8) => primitive::<u8>(
+                    t,
+                    convert(&data, 4, |b| le_i32(b) as u8),
+                    slots,
+                    present,
+                    validity,
+                ),
+                (P::INT32, D::UInt16) => primitive::<u16>(
+                    t,
+                    convert(&data, 4, |b| le_i32(b) as u16),
+                    slots,
+                    present,
+                    validity,
+                ),
+                (
+                    P::INT64,
+                    D::Int64 | D::Timestamp(..) | D::Time64(_) | D::Duration(_) | D::Date64,
+                ) => primitive::<i64>(t, data, slots, present, validity),
+                (P::INT64, D::UInt64) => primitive::<u64>(t, data, slots, present, validity),
+                (P::INT32 | P::INT64, D::Decimal128 { .. }) => {
+                    let f = |b: &[u8]| {
+                        I128::from(if width == 4 {
+                            le_i32(b) as i128
+                        } else {
+                            le_i64(b) as i128
+                        })
+                    };
+                    primitive::<I128>(t, convert(&data, width, f), slots, present, validity)
+                }
+                (P::INT32 | P::INT64, D::Decimal256 { .. }) => {
+                    let f = |b: &[u8]| {
+                        I256::from(if width == 4 {
+                            le_i32(b) as i128
+                        } else {
+                            le_i64(b) as i128
+                        })
+                    };
+                    primitive::<I256>(t, convert(&data, width, f), slots, present, validity)
+                }
+                (P::INT96, D::Timestamp(unit, _)) => {
+                    let unit = *unit;
+                    primitive::<i64>(
+                        t,
+                        convert(&data, 12, |b| int96_to(unit, b)),
+                        slots,
+                        present,
+                        validity,
+                    )
+                }
+                (P::FLOAT, D::Float32) => primitive::<f32>(t, data, slots, present, validity),
+                (P::DOUBLE, D::Float64) => primitive::<f64>(t, data, slots, present, validity),
+                (P::FIXED_LEN_BYTE_ARRAY, D::Float16) if width == 2 => {
+                    primitive::<half::f16>(t, data, slots, present, validity)
+                }
+                (P::FIXED_LEN_BYTE_ARRAY, D::Decimal128 { .. }) if width <= 16 => {
+                    let f = |b: &[u8]| low_i128(be_to_le32(b));
+                    primitive::<I128>(
+                        t,
+                        convert(&data, width, |b| I128::from(f(b))),
+                        slots,
+                        present,
+                        validity,
+                    )
+                }
+                (P::FIXED_LEN_BYTE_ARRAY, D::Decimal256 { .. }) if width <= 32 => {
+                    primitive::<I256>(
+                        t,
+                        convert(&data, width, |b| I256::from_le_bytes(be_to_le32(b))),
+                        slots,
+                        present,
+                        validity,
+                    )
+                }
+                (P::FIXED_LEN_BYTE_ARRAY, D::FixedSizeBinary(n)) if *n as usize == width => {
+                    let data = spread_bytes(data, width, slots, present)?;
+                    Ok(
+                        FixedSizeBinaryArray::try_new(*n, slots, Buffer::from(data), validity)?
+                            .into(),
+                    )
+                }
+                _ => Err(Error::not_supported(format!(
+                    "reading {physical:?} as {dt}"
+                ))),
+            }
+        }
+        (Dense::Bytes(sink), t) => bytes_leaf(sink, t, slots, present, validity),
+        (_, t) => Err(Error::not_supported(format!("reading {physical:?} as {t}"))),
+    }
+}
+
+fn bytes_leaf(
+    sink: crate::encoding::byte_array::OffsetsSink<i64>,
+    t: &DataType,
+    slots: usize,
+    present: Option<&Bitmap>,
+    validity: Option<Bitmap>,
+) -> Result<Array> {
+    use DataType as D;
+    let valid = sink.len();
+    let values = sink.values.freeze();
+    let mut offsets = sink.offsets.typed::<i64>().to_vec();
+    if let Some(p) = present {
+        let bits = p.to_aligned();
+        offsets.resize(slots + 1, 0);
+        spread_offsets(&mut offsets, &bits.bytes()[..], slots, valid)?;
+    }
+    let offsets = Buffer::<i64>::from(offsets);
+    match t {
+        D::Binary => binary::<i32>(&offsets, values, validity, false),
+        D::LargeBinary => binary::<i64>(&offsets, values, validity, false),
+        D::Utf8 => binary::<i32>(&offsets, values, validity, true),
+        D::LargeUtf8 => binary::<i64>(&offsets, values, validity, true),
+        D::Decimal128 { .. } | D::Decimal256 { .. } => {
+            let mut out = MutableBuffer::new();
+            let large = matches!(t, D::Decimal256 { .. });
+            for w in offsets.windows(2) {
+                let b = &values[w[0] as usize..w[1] as usize];
+                if b.len() > 32 || (!large && b.len() > 16) {
+                    return Err(Error::oos(format!("decimal of {} bytes", b.len())));
+                }
+                let v = I256::from_le_bytes(be_to_le32(b));
+                if large {
+                    out.push(v)
+                } else {
+                    out.push(I128::from(low_i128(v.to_le_bytes())))
+                }
+            }
+            if large {
+                Ok(PrimitiveArray::<I256>::try_new(t.clone(), Buffer::from(out), validity)?.into())
+            } else {
+                Ok(PrimitiveArray::<I128>::try_new(t.clone(), Buffer::from(out), validity)?.into())
+            }
+        }
+        other => Err(Error::not_supported(format!(
+            "reading BYTE_ARRAY as {other}"
+        ))),
+    }
+}
+
+fn binary<O: Offset>(
+    offsets: &[i64],
+    values: Bytes,
+    validity: Option<Bitmap>,
+    utf8: bool,
+) -> Result<Array>
+where
+    Array: From<GenericBinaryArray<O>> + From<GenericStringArray<O>>,
+{
+    let offsets = narrow_offsets::<O>(offsets)?;
+    let values = Buffer::from_bytes(values);
+    if utf8 {
+        let s = GenericStringArray::<O>::try_new(offsets, values, validity)
+            .map_err(Error::into_input_error)?;
+        Ok(s.into())
+    } else {
+        Ok(GenericBinaryArray::<O>::try_new(offsets, values, validity)?.into())
+    }
+}

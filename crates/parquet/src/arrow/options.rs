@@ -1,0 +1,43 @@
+//! How Parquet data becomes Arrow data: the reader's choices.
+
+use quiver_arrow::datatype::TimeUnit;
+
+/// The layout of BYTE_ARRAY columns read as strings or binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StringLayout {
+    /// `Utf8` / `Binary` (32-bit offsets), unless `ARROW:schema` says otherwise.
+    #[default]
+    Default,
+    /// `LargeUtf8` / `LargeBinary`.
+    Large,
+    /// `Utf8View` / `BinaryView`.
+    View,
+}
+
+/// Options of the Parquet → Arrow conversion.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// The unit of INT96 timestamps (nanoseconds by default, as pyarrow).
+    pub int96_unit: TimeUnit,
+    /// The layout of string and binary columns.
+    pub strings: StringLayout,
+    /// Whether the `ARROW:schema` key restores the writer's Arrow types (on by default).
+    pub use_arrow_schema: bool,
+    /// Dotted paths of BYTE_ARRAY leaves to read as Arrow dictionaries (like pyarrow's
+    /// `read_dictionary`); `ARROW:schema` dictionaries are read as dictionaries too.
+    pub dictionary: Vec<String>,
+    /// Whether page CRCs are verified where present (on by default).
+    pub verify_crc: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            int96_unit: TimeUnit::Nanosecond,
+            strings: StringLayout::Default,
+            use_arrow_schema: true,
+            dictionary: Vec::new(),
+            verify_crc: true,
+        }
+    }
+}

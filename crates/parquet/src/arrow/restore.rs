@@ -1,0 +1,88 @@
+//! The `ARROW:schema` key: the writer's Arrow schema (an IPC schema message, base64), from which
+//! the types Parquet cannot express are restored the way Arrow C++ (pyarrow) restores them —
+//! time zones, durations, dictionaries, 64-bit offsets and views, `Decimal256`, large and
+//! fixed-size lists, and field metadata (extension types included). Anything else keeps the
+//! type read from the Parquet schema.
+
+use base64::Engine;
+use quiver_arrow::datatype::{DataType, Field, Fields, IntegerType, Schema};
+use quiver_arrow::{Error, Result};
+use std::sync::Arc;
+
+/// The key-value metadata key holding the Arrow schema.
+pub const ARROW_SCHEMA_KEY: &str = "ARROW:schema";
+
+/// Decodes the value of `ARROW:schema`.
+pub fn decode_arrow_schema(value: &[u8]) -> Result<Schema> {
+    let trimmed = value.trim_ascii();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(trimmed)
+        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(trimmed))
+        .map_err(|e| Error::oos(format!("{ARROW_SCHEMA_KEY} is not base64: {e}")))?;
+    let ipc = quiver_ipc::IpcSchema::from_message_bytes(&bytes)
+        .map_err(|e| e.context(ARROW_SCHEMA_KEY))?;
+    Ok(Arc::unwrap_or_clone(ipc.schema))
+}
+
+/// `inferred` (read from the Parquet schema) with what `origin` (the writer's field) restores.
+/// Returns whether the type became a dictionary (the reader then builds one).
+pub fn restore(inferred: &Field, origin: &Field) -> Field {
+    let t = restore_type(inferred.data_type(), origin.data_type());
+    let mut metadata = origin.metadata().clone();
+    // The file's own keys (the field id) win over the stored ones.
+    metadata.extend(
+        inferred
+            .metadata()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
+    inferred.clone().with_data_type(t).with_metadata(metadata)
+}
+
+fn restore_children(inferred: &Fields, origin: &Fields) -> Fields {
+    if inferred.len() != origin.len() {
+        return inferred.clone();
+    }
+    inferred
+        .iter()
+        .zip(origin.iter())
+        .map(|(i, o)| restore(i, o))
+        .collect()
+}
+
+fn restore_type(inferred: &DataType, origin: &DataType) -> DataType {
+    use DataType as D;
+    match (inferred, origin) {
+        (D::Timestamp(unit, Some(tz)), D::Timestamp(_, Some(otz))) if &**tz == "UTC" => {
+            D::Timestamp(*unit, Some(otz.clone()))
+        }
+        (D::Int64, D::Duration(_)) => origin.clone(),
+        (D::Utf8 | D::Binary | D::LargeUtf8 | D::LargeBinary, D::Dictionary { ordered, .. }) => {
+            D::Dictionary {
+                key: IntegerType::Int32,
+                value: Arc::new(inferred.clone()),
+                ordered: *ordered,
+            }
+        }
+        (D::Binary, D::LargeBinary | D::BinaryView) | (D::Utf8, D::LargeUtf8 | D::Utf8View) => {
+            origin.clone()
+        }
+        (D::Decimal128 { precision, scale }, D::Decimal256 { .. }) => D::Decimal256 {
+            precision: *precision,
+            scale: *scale,
+        },
+        (D::List(item), D::List(oitem) | D::LargeList(oitem) | D::FixedSizeList(oitem, _)) => {
+            let item = Arc::new(restore(item, oitem));
+            match origin {
+                D::LargeList(_) => D::LargeList(item),
+                D::FixedSizeList(_, n) => D::FixedSizeList(item, *n),
+                _ => D::List(item),
+            }
+        }
+        (D::Struct(fields), D::Struct(ofields)) => D::Struct(restore_children(fields, ofields)),
+        (D::Map(entries, _), D::Map(oentries, sorted)) => {
+            D::Map(Arc::new(restore(entries, oentries)), *sorted)
+        }
+        _ => inferred.clone(),
+    }
+}

@@ -1,0 +1,148 @@
+//! The legacy list and map rules of `LogicalTypes.md` on hand-built schemas (the pyarrow
+//! comparison in `tests/it/arrow_schema.rs` covers what current writers produce).
+
+use super::*;
+use crate::format::{ConvertedType, SchemaElement, Type};
+use crate::schema::tests::{group, leaf};
+use quiver_arrow::datatype::DataType;
+
+fn annotated(mut e: SchemaElement<'static>, c: ConvertedType) -> SchemaElement<'static> {
+    e.converted_type = Some(c);
+    e
+}
+
+fn field_type(elements: &[SchemaElement<'static>]) -> (String, Plan) {
+    let s = SchemaDescriptor::new(elements).unwrap();
+    let a = arrow_schema(&s, elements, &[], &ReadOptions::default()).unwrap();
+    (
+        format!("{:?}", a.schema.fields[0].data_type()),
+        a.plans[0].clone(),
+    )
+}
+
+fn list_item(elements: &[SchemaElement<'static>]) -> (String, bool, String) {
+    let s = SchemaDescriptor::new(elements).unwrap();
+    let a = arrow_schema(&s, elements, &[], &ReadOptions::default()).unwrap();
+    let f = &a.schema.fields[0];
+    match f.data_type() {
+        DataType::List(item) => (
+            item.name().to_string(),
+            item.is_nullable(),
+            format!("{:?}", item.data_type()),
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn legacy_lists() {
+    let list = |name| annotated(group(name, 'O', 1), ConvertedType::LIST);
+    // Two-level: the repeated node is a leaf.
+    let e = [
+        group("m", '-', 1),
+        list("a"),
+        leaf("array", 'P', Type::INT32),
+    ];
+    assert_eq!(list_item(&e), ("array".into(), false, "Int32".into()));
+    // The repeated group has several fields: it is the element.
+    let e = [
+        group("m", '-', 1),
+        list("a"),
+        group("pair", 'P', 2),
+        leaf("x", 'R', Type::INT32),
+        leaf("y", 'O', Type::INT32),
+    ];
+    let (name, nullable, t) = list_item(&e);
+    assert_eq!((name.as_str(), nullable), ("pair", false));
+    assert!(t.starts_with("Struct"), "{t}");
+    // Named `array` or `<list>_tuple` with one field: still the element.
+    for rep in ["array", "a_tuple"] {
+        let e = [
+            group("m", '-', 1),
+            list("a"),
+            group(rep, 'P', 1),
+            leaf("x", 'O', Type::INT32),
+        ];
+        let (name, nullable, t) = list_item(&e);
+        assert_eq!((name.as_str(), nullable), (rep, false));
+        assert!(t.starts_with("Struct"), "{t}");
+    }
+    // Three-level: the element is the repeated group's one child.
+    let e = [
+        group("m", '-', 1),
+        list("a"),
+        group("list", 'P', 1),
+        leaf("element", 'O', Type::INT32),
+    ];
+    assert_eq!(list_item(&e), ("element".into(), true, "Int32".into()));
+    let (_, plan) = field_type(&e);
+    assert_eq!(
+        plan,
+        Plan::List {
+            node: 1,
+            repeated: 2,
+            element: Box::new(Plan::Leaf { column: 0, node: 3 })
+        }
+    );
+}
+
+#[test]
+fn bare_repeated_fields_are_non_null_lists() {
+    let e = [group("m", '-', 1), leaf("r", 'P', Type::INT64)];
+    let s = SchemaDescriptor::new(&e).unwrap();
+    let a = arrow_schema(&s, &e, &[], &ReadOptions::default()).unwrap();
+    let f = &a.schema.fields[0];
+    assert!(!f.is_nullable());
+    assert_eq!(list_item(&e), ("r".into(), false, "Int64".into()));
+    assert_eq!(
+        a.plans[0],
+        Plan::List {
+            node: 1,
+            repeated: 1,
+            element: Box::new(Plan::Leaf { column: 0, node: 1 })
+        }
+    );
+}
+
+#[test]
+fn maps_and_map_key_value() {
+    for c in [ConvertedType::MAP, ConvertedType::MAP_KEY_VALUE] {
+        let e = [
+            group("m", '-', 1),
+            annotated(group("tags", 'O', 1), c),
+            group("key_value", 'P', 2),
+            leaf("key", 'R', Type::INT32),
+            leaf("value", 'O', Type::DOUBLE),
+        ];
+        let s = SchemaDescriptor::new(&e).unwrap();
+        let a = arrow_schema(&s, &e, &[], &ReadOptions::default()).unwrap();
+        match a.schema.fields[0].data_type() {
+            // The entries field is named after the map, as pyarrow names it.
+            DataType::Map(entries, false) => assert_eq!(entries.name(), "tags"),
+            other => panic!("{other:?}"),
+        }
+        // Optional keys are refused, as pyarrow refuses them.
+        let mut bad = e.clone();
+        bad[3] = leaf("key", 'O', Type::INT32);
+        let s = SchemaDescriptor::new(&bad).unwrap();
+        let err = arrow_schema(&s, &bad, &[], &ReadOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("keys must be required"), "{err}");
+    }
+}
+
+#[test]
+fn unknown_logical_types_fall_back_and_mismatches_are_errors() {
+    let mut e = leaf("x", 'R', Type::INT64);
+    e.logical_type = Some(crate::format::LogicalType::Unknown(99));
+    let els = [group("m", '-', 1), e];
+    assert_eq!(field_type(&els).0, "Int64");
+    let mut e = leaf("x", 'R', Type::INT64);
+    e.logical_type = Some(crate::format::LogicalType::Date);
+    let els = [group("m", '-', 1), e];
+    let s = SchemaDescriptor::new(&els).unwrap();
+    let err = arrow_schema(&s, &els, &[], &ReadOptions::default()).unwrap_err();
+    assert!(
+        err.to_string().contains("cannot annotate physical type"),
+        "{err}"
+    );
+}

@@ -1,0 +1,209 @@
+//! Bit unpacking: groups of eight values of `width` bits, least significant bit first, as the
+//! RLE / bit-packed hybrid and DELTA_BINARY_PACKED miniblocks store them (eight values of width
+//! `w` fill exactly `w` bytes).
+//!
+//! The width is matched once per call; each width has its own fully unrolled group kernel
+//! (a const generic), so the inner loop has no branch and no variable shift.
+
+/// Unpacks `out.len()` values of `width` bits (`width <= 32`) from the start of `src`.
+///
+/// `out.len()` must be a multiple of 8. Bytes missing at the end of `src` read as zero (the
+/// caller decides how many values are real); extra bytes are ignored.
+///
+/// ```
+/// use quiver_parquet::encoding::bitpack::unpack32;
+/// // 0..8 in 3 bits each, least significant bit first.
+/// let packed = [0b1000_1000, 0b1100_0110, 0b1111_1010];
+/// let mut out = [0u32; 8];
+/// unpack32(&packed, 3, &mut out);
+/// assert_eq!(out, [0, 1, 2, 3, 4, 5, 6, 7]);
+/// ```
+///
+/// # Panics
+/// If `width > 32` or `out.len()` is not a multiple of 8 (caller bugs, not input errors).
+pub fn unpack32(src: &[u8], width: u32, out: &mut [u32]) {
+    assert!(
+        out.len() % 8 == 0,
+        "unpack32 needs whole groups of 8 values"
+    );
+    macro_rules! dispatch {
+        ($($w:literal)*) => {
+            match width {
+                0 => out.fill(0),
+                $($w => groups32::<$w>(src, out),)*
+                _ => panic!("bit width {width} is over 32"),
+            }
+        };
+    }
+    dispatch!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+}
+
+/// Unpacks `out.len()` values of `width` bits (`width <= 64`) from the start of `src`; as
+/// [`unpack32`] otherwise.
+///
+/// # Panics
+/// If `width > 64` or `out.len()` is not a multiple of 8.
+pub fn unpack64(src: &[u8], width: u32, out: &mut [u64]) {
+    assert!(
+        out.len() % 8 == 0,
+        "unpack64 needs whole groups of 8 values"
+    );
+    macro_rules! dispatch {
+        ($($w:literal)*) => {
+            match width {
+                0 => out.fill(0),
+                $($w => groups64::<$w>(src, out),)*
+                _ => panic!("bit width {width} is over 64"),
+            }
+        };
+    }
+    dispatch!(
+        1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+        33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61
+        62 63 64
+    );
+}
+
+/// Bytes a group kernel may read past the start of its group: the last value of a 64-bit group
+/// starts at byte 56 and is read as 16 bytes.
+const WINDOW: usize = 72;
+
+fn groups32<const W: usize>(src: &[u8], out: &mut [u32]) {
+    let mut groups = out.chunks_exact_mut(8);
+    let mut start = 0;
+    // Groups with a full read window ahead are read in place.
+    for o in groups.by_ref() {
+        let Some(window) = src.get(start..).and_then(|s| s.first_chunk::<WINDOW>()) else {
+            // This group and the rest go through a zero-padded copy.
+            unpack_group32::<W>(&padded(src, start, W), o);
+            start += W;
+            break;
+        };
+        unpack_group32::<W>(window, o);
+        start += W;
+    }
+    for o in groups {
+        unpack_group32::<W>(&padded(src, start, W), o);
+        start += W;
+    }
+}
+
+fn groups64<const W: usize>(src: &[u8], out: &mut [u64]) {
+    let mut groups = out.chunks_exact_mut(8);
+    let mut start = 0;
+    for o in groups.by_ref() {
+        let Some(window) = src.get(start..).and_then(|s| s.first_chunk::<WINDOW>()) else {
+            unpack_group64::<W>(&padded(src, start, W), o);
+            start += W;
+            break;
+        };
+        unpack_group64::<W>(window, o);
+        start += W;
+    }
+    for o in groups {
+        unpack_group64::<W>(&padded(src, start, W), o);
+        start += W;
+    }
+}
+
+/// The `len` bytes of `src` from `start` (fewer where `src` ends), zero-padded to a window.
+fn padded(src: &[u8], start: usize, len: usize) -> [u8; WINDOW] {
+    let mut buf = [0u8; WINDOW];
+    let have = src.get(start..).unwrap_or(&[]);
+    let n = have.len().min(len);
+    buf[..n].copy_from_slice(&have[..n]);
+    buf
+}
+
+#[inline(always)]
+fn unpack_group32<const W: usize>(g: &[u8; WINDOW], out: &mut [u32]) {
+    let mask = if W == 32 { u32::MAX } else { (1u32 << W) - 1 };
+    for (j, o) in out.iter_mut().enumerate().take(8) {
+        let bit = j * W;
+        let byte = bit / 8;
+        // ok: `byte + 8 <= 28 + 8 < WINDOW` for W <= 32.
+        let word = u64::from_le_bytes(g[byte..byte + 8].try_into().unwrap());
+        *o = (word >> (bit % 8)) as u32 & mask;
+    }
+}
+
+#[inline(always)]
+fn unpack_group64<const W: usize>(g: &[u8; WINDOW], out: &mut [u64]) {
+    let mask = if W == 64 { u64::MAX } else { (1u64 << W) - 1 };
+    for (j, o) in out.iter_mut().enumerate().take(8) {
+        let bit = j * W;
+        let byte = bit / 8;
+        *o = if W <= 56 {
+            // ok: `byte + 8 <= 49 + 8 < WINDOW`; a shift of at most 7 leaves 56 bits.
+            let word = u64::from_le_bytes(g[byte..byte + 8].try_into().unwrap());
+            (word >> (bit % 8)) & mask
+        } else {
+            // ok: `byte + 16 <= 56 + 16 == WINDOW`.
+            let word = u128::from_le_bytes(g[byte..byte + 16].try_into().unwrap());
+            (word >> (bit % 8)) as u64 & mask
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The oracle: bit by bit, least significant first.
+    fn naive(src: &[u8], width: u32, n: usize) -> Vec<u64> {
+        (0..n)
+            .map(|i| {
+                let mut v = 0u64;
+                for b in 0..width as usize {
+                    let bit = i * width as usize + b;
+                    let set = src
+                        .get(bit / 8)
+                        .is_some_and(|byte| byte >> (bit % 8) & 1 == 1);
+                    v |= (set as u64) << b;
+                }
+                v
+            })
+            .collect()
+    }
+
+    fn bytes(seed: u64, n: usize) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_width_matches_the_bitwise_oracle() {
+        for width in 0..=64u32 {
+            for groups in [1usize, 2, 3, 17, 40] {
+                let n = groups * 8;
+                // Exact length, and one byte short (the tail reads as zero).
+                let full = bytes(width as u64 * 100 + groups as u64, n * width as usize / 8);
+                for src in [&full[..], &full[..full.len().saturating_sub(1)]] {
+                    let want = naive(src, width, n);
+                    let mut got64 = vec![u64::MAX; n];
+                    unpack64(src, width, &mut got64);
+                    assert_eq!(got64, want, "width {width}, {groups} groups");
+                    if width <= 32 {
+                        let mut got32 = vec![u32::MAX; n];
+                        unpack32(src, width, &mut got32);
+                        let want32: Vec<u32> = want.iter().map(|&v| v as u32).collect();
+                        assert_eq!(got32, want32, "width {width}, {groups} groups");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn empty_output_reads_nothing() {
+        unpack32(&[], 7, &mut []);
+        unpack64(&[], 64, &mut []);
+    }
+}

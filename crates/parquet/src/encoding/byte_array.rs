@@ -1,0 +1,258 @@
+//! BYTE_ARRAY values: PLAIN (each value after a 4-byte little-endian length),
+//! DELTA_LENGTH_BYTE_ARRAY (all lengths as DELTA_BINARY_PACKED, then the bytes back to back) and
+//! DELTA_BYTE_ARRAY (prefix lengths shared with the previous value, then the suffixes as
+//! DELTA_LENGTH_BYTE_ARRAY).
+//!
+//! The kernels append to a [`ByteArraySink`], so the Arrow layer chooses the layout (offsets and
+//! a value buffer, or views into the page) without the kernels knowing arrays.
+
+use super::delta;
+use quiver_arrow::buffer::{MutableBuffer, Offset};
+use quiver_arrow::{Error, Result};
+
+/// Where decoded byte-array values go.
+pub trait ByteArraySink {
+    /// Room for `values` more values of `bytes` bytes in all (a hint; may over-estimate).
+    fn reserve(&mut self, values: usize, bytes: usize) -> Result<()>;
+    /// Appends one value.
+    fn push(&mut self, value: &[u8]) -> Result<()>;
+    /// Appends values given as back-to-back `data` split at `lengths` (all already checked to
+    /// sum to `data.len()`).
+    fn extend_concatenated(&mut self, data: &[u8], lengths: &[i32]) -> Result<()> {
+        let mut at = 0;
+        for &len in lengths {
+            let end = at + len as usize;
+            self.push(&data[at..end])?;
+            at = end;
+        }
+        Ok(())
+    }
+}
+
+/// The offsets-and-values layout of `Binary`/`Utf8` (`O = i32`) and their `Large` forms.
+#[derive(Debug)]
+pub struct OffsetsSink<O: Offset> {
+    /// `len + 1` offsets (starting with the offset passed to [`OffsetsSink::new`]'s first 0).
+    pub offsets: MutableBuffer,
+    /// The value bytes.
+    pub values: MutableBuffer,
+    _offset: std::marker::PhantomData<O>,
+}
+
+impl<O: Offset> Default for OffsetsSink<O> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<O: Offset> OffsetsSink<O> {
+    /// An empty sink holding the first offset, 0.
+    pub fn new() -> Self {
+        let mut offsets = MutableBuffer::new();
+        offsets.push(O::ZERO);
+        OffsetsSink {
+            offsets,
+            values: MutableBuffer::new(),
+            _offset: std::marker::PhantomData,
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.offsets.len() / std::mem::size_of::<O>() - 1
+    }
+
+    /// True when no value was appended.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn end(&self) -> Result<O> {
+        O::from_usize(self.values.len()).ok_or_else(|| {
+            Error::overflow(format!(
+                "{} bytes of values overflow {}-bit offsets",
+                self.values.len(),
+                std::mem::size_of::<O>() * 8
+            ))
+        })
+    }
+}
+
+impl<O: Offset> ByteArraySink for OffsetsSink<O> {
+    fn reserve(&mut self, values: usize, bytes: usize) -> Result<()> {
+        self.offsets
+            .try_reserve(values.saturating_mul(std::mem::size_of::<O>()))?;
+        self.values.try_reserve(bytes)
+    }
+
+    #[inline]
+    fn push(&mut self, value: &[u8]) -> Result<()> {
+        self.values.extend_from_slice(value);
+        let end = self.end()?;
+        self.offsets.push(end);
+        Ok(())
+    }
+
+    fn extend_concatenated(&mut self, data: &[u8], lengths: &[i32]) -> Result<()> {
+        let base = self.values.len();
+        if O::from_usize(base + data.len()).is_none() {
+            return Err(Error::overflow(format!(
+                "{} bytes of values overflow {}-bit offsets",
+                base + data.len(),
+                std::mem::size_of::<O>() * 8
+            )));
+        }
+        self.values.extend_from_slice(data);
+        let mut at = base;
+        // ok: every end is at most `base + data.len()`, checked above to fit `O`.
+        self.offsets
+            .extend_from_exact_iter(lengths.iter().map(|&l| {
+                at += l as usize;
+                O::from_usize(at).unwrap()
+            }));
+        Ok(())
+    }
+}
+
+/// Decodes `n` PLAIN BYTE_ARRAY values from the start of `src` into `sink`; returns the bytes
+/// they took.
+///
+/// ```
+/// use quiver_parquet::encoding::byte_array::{plain, OffsetsSink};
+/// let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0, 1, 0, 0, 0, b'!'];
+/// let mut sink = OffsetsSink::<i32>::new();
+/// assert_eq!(plain(&page, 3, &mut sink).unwrap(), 15);
+/// assert_eq!(sink.offsets.typed::<i32>(), &[0, 2, 2, 3]);
+/// assert_eq!(sink.values.as_slice(), b"hi!");
+/// ```
+pub fn plain(src: &[u8], n: usize, sink: &mut impl ByteArraySink) -> Result<usize> {
+    // Each value takes at least its 4-byte length.
+    if n > src.len() / 4 {
+        return Err(Error::oos(format!(
+            "{n} PLAIN byte arrays cannot fit in {} bytes",
+            src.len()
+        )));
+    }
+    sink.reserve(n, src.len() - 4 * n)?;
+    let mut pos = 0;
+    for i in 0..n {
+        let value = src
+            .get(pos..pos + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .and_then(|len| src.get(pos + 4..(pos + 4).checked_add(len)?));
+        let Some(value) = value else {
+            return Err(Error::oos(format!(
+                "PLAIN byte array {i} at byte {pos} runs past the end of its {} bytes",
+                src.len()
+            )));
+        };
+        sink.push(value)?;
+        pos += 4 + value.len();
+    }
+    Ok(pos)
+}
+
+/// Reads a DELTA_BINARY_PACKED stream of exactly `n` lengths (each ≥ 0) into `lengths`;
+/// returns their sum and the bytes the stream took.
+fn lengths(
+    src: &[u8],
+    n: usize,
+    what: &str,
+    lengths: &mut MutableBuffer,
+) -> Result<(usize, usize)> {
+    lengths.clear();
+    let d = delta::decode::<i32>(src, n, lengths).map_err(|e| e.context(what))?;
+    if d.values != n {
+        return Err(Error::oos(format!(
+            "{what}: {} values where {n} were expected",
+            d.values
+        )));
+    }
+    let mut sum = 0usize;
+    for (i, &len) in lengths.typed::<i32>().iter().enumerate() {
+        if len < 0 {
+            return Err(Error::oos(format!("{what}: value {i} has length {len}")));
+        }
+        sum += len as usize;
+    }
+    Ok((sum, d.bytes))
+}
+
+/// Decodes `n` DELTA_LENGTH_BYTE_ARRAY values from `src` into `sink`; returns the bytes taken.
+/// `scratch` holds the lengths (reused across pages).
+pub fn delta_length(
+    src: &[u8],
+    n: usize,
+    sink: &mut impl ByteArraySink,
+    scratch: &mut MutableBuffer,
+) -> Result<usize> {
+    let (total, at) = lengths(src, n, "DELTA_LENGTH_BYTE_ARRAY lengths", scratch)?;
+    let Some(data) = src.get(at..at + total) else {
+        return Err(Error::oos(format!(
+            "DELTA_LENGTH_BYTE_ARRAY: lengths add up to {total} bytes, {} left after them",
+            src.len() - at
+        )));
+    };
+    sink.reserve(n, total)?;
+    sink.extend_concatenated(data, scratch.typed::<i32>())?;
+    Ok(at + total)
+}
+
+/// Reused buffers of [`delta_byte_array`].
+#[derive(Debug, Default)]
+pub struct DeltaByteArrayScratch {
+    prefixes: MutableBuffer,
+    suffixes: MutableBuffer,
+    value: Vec<u8>,
+}
+
+/// Decodes `n` DELTA_BYTE_ARRAY values from `src` into `sink`; returns the bytes taken.
+pub fn delta_byte_array(
+    src: &[u8],
+    n: usize,
+    sink: &mut impl ByteArraySink,
+    scratch: &mut DeltaByteArrayScratch,
+) -> Result<usize> {
+    let what = "DELTA_BYTE_ARRAY prefix lengths";
+    let (_, at) = lengths(src, n, what, &mut scratch.prefixes)?;
+    let rest = &src[at..];
+    let (total, sat) = lengths(
+        rest,
+        n,
+        "DELTA_BYTE_ARRAY suffix lengths",
+        &mut scratch.suffixes,
+    )?;
+    let Some(data) = rest.get(sat..sat + total) else {
+        return Err(Error::oos(format!(
+            "DELTA_BYTE_ARRAY: suffix lengths add up to {total} bytes, {} left after them",
+            rest.len() - sat
+        )));
+    };
+    sink.reserve(n, total)?;
+    let value = &mut scratch.value;
+    value.clear();
+    let mut pos = 0;
+    let pairs = scratch
+        .prefixes
+        .typed::<i32>()
+        .iter()
+        .zip(scratch.suffixes.typed::<i32>());
+    for (i, (&prefix, &suffix)) in pairs.enumerate() {
+        let prefix = prefix as usize;
+        if prefix > value.len() {
+            return Err(Error::oos(format!(
+                "DELTA_BYTE_ARRAY value {i} shares a prefix of {prefix} bytes with a previous \
+                 value of {}",
+                value.len()
+            )));
+        }
+        value.truncate(prefix);
+        value.extend_from_slice(&data[pos..pos + suffix as usize]);
+        pos += suffix as usize;
+        sink.push(value)?;
+    }
+    Ok(at + sat + total)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,245 @@
+//! The RLE / bit-packed hybrid (Parquet `Encodings.md`, "RLE"): definition and repetition
+//! levels, booleans (data page v2) and dictionary indices.
+//!
+//! A stream is a sequence of runs, each starting with a ULEB128 header: an even header
+//! `n << 1` is a repeated run of `n` copies of one value stored in `ceil(width / 8)` bytes
+//! (little endian); an odd header `g << 1 | 1` is a bit-packed run of `g` groups of eight
+//! values, `g * width` bytes.
+//!
+//! [`RleDecoder::next_run`] hands out whole runs, so a caller can turn a repeated run into
+//! `n` bits of validity at once; [`RleDecoder::decode`] fills a slice of values.
+
+use super::bitpack::unpack32;
+use super::varint::uleb128;
+use quiver_arrow::{Error, Result};
+
+/// One run of a hybrid stream, as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run<'a> {
+    /// `len` copies of `value`.
+    Repeat {
+        /// The repeated value (not checked against the bit width's range).
+        value: u32,
+        /// How many times it repeats.
+        len: usize,
+    },
+    /// `len` bit-packed values in `data` after the first `skip` (a stream's last run may end
+    /// early when its bytes end: `len` counts only values whose bits are present).
+    Packed {
+        /// The packed bytes, starting at a group boundary.
+        data: &'a [u8],
+        /// Values at the start of `data` to pass over (less than 8: the run was entered inside
+        /// a group).
+        skip: usize,
+        /// The number of values.
+        len: usize,
+    },
+}
+
+/// A decoder over one hybrid stream of `width`-bit values (`width <= 32`).
+///
+/// ```
+/// use quiver_parquet::encoding::rle::RleDecoder;
+/// // A repeated run of five 3s, then one bit-packed group: 0, 1, 0, 1, 1, 1, 0, 0.
+/// let stream = [5 << 1, 3, 1 << 1 | 1, 0b0011_1010];
+/// let mut d = RleDecoder::new(&stream, 2).unwrap();
+/// let mut out = [0u32; 13];
+/// assert_eq!(d.decode(&mut out).unwrap(), 9);
+/// ```
+/// (The bit-packed group holds eight 2-bit values in two bytes, but the stream has only one,
+/// so only its first four values are present: the decoder returns 9 values, not 13.)
+#[derive(Debug, Clone)]
+pub struct RleDecoder<'a> {
+    data: &'a [u8],
+    pos: usize,
+    width: u32,
+    /// Values left in the current repeated run.
+    repeat_left: usize,
+    repeat_value: u32,
+    /// The current bit-packed run from its next value, and how many values it still has.
+    packed: &'a [u8],
+    packed_left: usize,
+    /// Index of the next value within `packed` (which starts at a group boundary).
+    packed_pos: usize,
+}
+
+impl<'a> RleDecoder<'a> {
+    /// A decoder over `data` for values of `width` bits; a width over 32 is an error.
+    pub fn new(data: &'a [u8], width: u32) -> Result<Self> {
+        if width > 32 {
+            return Err(Error::oos(format!(
+                "RLE/bit-packed bit width {width} is over 32"
+            )));
+        }
+        Ok(RleDecoder {
+            data,
+            pos: 0,
+            width,
+            repeat_left: 0,
+            repeat_value: 0,
+            packed: &[],
+            packed_left: 0,
+            packed_pos: 0,
+        })
+    }
+
+    /// The bit width.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Reads the next run header; `false` at the end of the stream.
+    fn next_header(&mut self) -> Result<bool> {
+        if self.pos >= self.data.len() {
+            return Ok(false);
+        }
+        let (header, used) = uleb128(&self.data[self.pos..])
+            .map_err(|e| e.context(format!("RLE run header at byte {}", self.pos)))?;
+        self.pos += used;
+        let count = usize::try_from(header >> 1).unwrap_or(usize::MAX);
+        if header & 1 == 0 {
+            let bytes = self.width.div_ceil(8) as usize;
+            let Some(raw) = self.data.get(self.pos..self.pos + bytes) else {
+                return Err(Error::oos(format!(
+                    "RLE repeated run at byte {} needs {bytes} value bytes, {} left",
+                    self.pos - used,
+                    self.data.len() - self.pos
+                )));
+            };
+            self.pos += bytes;
+            let mut le = [0u8; 4];
+            le[..bytes].copy_from_slice(raw);
+            self.repeat_value = u32::from_le_bytes(le);
+            self.repeat_left = count;
+        } else {
+            let rest = &self.data[self.pos..];
+            let want = count.saturating_mul(self.width as usize);
+            let take = want.min(rest.len());
+            self.packed = &rest[..take];
+            self.pos += take;
+            // Values whose bits are all present (all of them for a well-formed run).
+            self.packed_left = if self.width == 0 {
+                count.saturating_mul(8)
+            } else {
+                (take * 8 / self.width as usize).min(count.saturating_mul(8))
+            };
+            self.packed_pos = 0;
+        }
+        Ok(true)
+    }
+
+    /// The next run, or what is left of it, cut to at most `max` values (the rest stays for the
+    /// next call); `None` at the end of the stream or when `max` is 0.
+    pub fn next_run(&mut self, max: usize) -> Result<Option<Run<'a>>> {
+        if max == 0 {
+            return Ok(None);
+        }
+        loop {
+            if self.repeat_left > 0 {
+                let len = self.repeat_left.min(max);
+                self.repeat_left -= len;
+                return Ok(Some(Run::Repeat {
+                    value: self.repeat_value,
+                    len,
+                }));
+            }
+            if self.packed_left > 0 {
+                let w = self.width as usize;
+                let start = (self.packed_pos / 8 * w).min(self.packed.len());
+                let skip = self.packed_pos % 8;
+                let len = self.packed_left.min(max);
+                self.packed_left -= len;
+                self.packed_pos += len;
+                return Ok(Some(Run::Packed {
+                    data: &self.packed[start..],
+                    skip,
+                    len,
+                }));
+            }
+            if !self.next_header()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Decodes up to `out.len()` values; returns how many were written, fewer only at the end
+    /// of the stream.
+    pub fn decode(&mut self, out: &mut [u32]) -> Result<usize> {
+        let mut n = 0;
+        while n < out.len() {
+            if self.repeat_left > 0 {
+                let k = self.repeat_left.min(out.len() - n);
+                out[n..n + k].fill(self.repeat_value);
+                self.repeat_left -= k;
+                n += k;
+            } else if self.packed_left > 0 {
+                let k = self.packed_left.min(out.len() - n);
+                self.unpack_into(&mut out[n..n + k]);
+                n += k;
+            } else if !self.next_header()? {
+                break;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Skips up to `n` values; returns how many were skipped.
+    pub fn skip(&mut self, n: usize) -> Result<usize> {
+        let mut done = 0;
+        while done < n {
+            if self.repeat_left > 0 {
+                let k = self.repeat_left.min(n - done);
+                self.repeat_left -= k;
+                done += k;
+            } else if self.packed_left > 0 {
+                let k = self.packed_left.min(n - done);
+                self.packed_pos += k;
+                self.packed_left -= k;
+                done += k;
+            } else if !self.next_header()? {
+                break;
+            }
+        }
+        Ok(done)
+    }
+
+    /// Unpacks the next `out.len()` (at most `packed_left`) values of the bit-packed run.
+    fn unpack_into(&mut self, out: &mut [u32]) {
+        let w = self.width as usize;
+        let mut pos = self.packed_pos;
+        let mut done = 0;
+        // A group entered mid-way, and the last partial group, go through one group of scratch.
+        let mut group = [0u32; 8];
+        if pos % 8 != 0 {
+            let g = pos / 8;
+            unpack32(
+                self.packed.get(g * w..).unwrap_or(&[]),
+                self.width,
+                &mut group,
+            );
+            let k = (8 - pos % 8).min(out.len());
+            out[..k].copy_from_slice(&group[pos % 8..pos % 8 + k]);
+            done += k;
+            pos += k;
+        }
+        let whole = (out.len() - done) / 8 * 8;
+        if whole > 0 {
+            let src = self.packed.get(pos / 8 * w..).unwrap_or(&[]);
+            unpack32(src, self.width, &mut out[done..done + whole]);
+            done += whole;
+            pos += whole;
+        }
+        if done < out.len() {
+            let src = self.packed.get(pos / 8 * w..).unwrap_or(&[]);
+            unpack32(src, self.width, &mut group);
+            let k = out.len() - done;
+            out[done..].copy_from_slice(&group[..k]);
+            pos += k;
+        }
+        self.packed_left -= out.len();
+        self.packed_pos = pos;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,172 @@
+use super::*;
+use crate::encoding::test_util::Rng;
+use Repetition::*;
+
+/// A value along a path: what each node holds.
+#[derive(Debug, Clone)]
+enum V {
+    Null,
+    One(Box<V>),
+    List(Vec<V>),
+    Leaf,
+}
+
+fn random_value(path: &[Repetition], i: usize, rng: &mut Rng) -> V {
+    if i == path.len() {
+        return V::Leaf;
+    }
+    match path[i] {
+        Required => V::One(Box::new(random_value(path, i + 1, rng))),
+        Optional if rng.below(10) < 3 => V::Null,
+        Optional => V::One(Box::new(random_value(path, i + 1, rng))),
+        Repeated => V::List(
+            (0..rng.below(4))
+                .map(|_| random_value(path, i + 1, rng))
+                .collect(),
+        ),
+    }
+}
+
+/// Dremel shredding, straight from the definition.
+fn shred(path: &[Repetition], i: usize, v: &V, d: i16, r: i16, out: &mut Vec<(i16, i16)>) {
+    if i == path.len() {
+        out.push((d, r));
+        return;
+    }
+    let rep_here = path[..=i].iter().filter(|&&n| n == Repeated).count() as i16;
+    match (path[i], v) {
+        (Required, V::One(c)) => shred(path, i + 1, c, d, r, out),
+        (Optional, V::Null) => out.push((d, r)),
+        (Optional, V::One(c)) => shred(path, i + 1, c, d + 1, r, out),
+        (Repeated, V::List(items)) if items.is_empty() => out.push((d, r)),
+        (Repeated, V::List(items)) => {
+            for (j, c) in items.iter().enumerate() {
+                shred(
+                    path,
+                    i + 1,
+                    c,
+                    d + 1,
+                    if j == 0 { r } else { rep_here },
+                    out,
+                );
+            }
+        }
+        other => unreachable!("{other:?}"),
+    }
+}
+
+#[derive(Default, Debug, PartialEq)]
+struct Expected {
+    validity: Vec<Vec<bool>>,
+    offsets: Vec<Vec<i64>>,
+    counts: Vec<i64>,
+    values: usize,
+}
+
+fn child(v: Option<&V>) -> Option<&V> {
+    match v {
+        Some(V::One(c)) => Some(&**c),
+        _ => None,
+    }
+}
+
+/// The structure, walked slot by slot: `v` is `None` where an ancestor in the segment is null.
+fn walk(path: &[Repetition], i: usize, v: Option<&V>, e: &mut Expected) {
+    if i == path.len() {
+        e.values += usize::from(v.is_some());
+        return;
+    }
+    match path[i] {
+        Required => walk(path, i + 1, child(v), e),
+        Optional => {
+            e.validity[i].push(matches!(v, Some(V::One(_))));
+            walk(path, i + 1, child(v), e);
+        }
+        Repeated => {
+            e.offsets[i].push(e.counts[i]);
+            if let Some(V::List(items)) = v {
+                for c in items {
+                    walk(path, i + 1, Some(c), e);
+                }
+                e.counts[i] += items.len() as i64;
+            }
+        }
+    }
+}
+
+fn all_paths(max_len: usize) -> Vec<Vec<Repetition>> {
+    let mut out: Vec<Vec<Repetition>> = vec![vec![]];
+    let mut all = Vec::new();
+    for _ in 0..max_len {
+        out = out
+            .iter()
+            .flat_map(|p| [Required, Optional, Repeated].map(|n| [p.clone(), vec![n]].concat()))
+            .collect();
+        all.extend(out.clone());
+    }
+    all
+}
+
+#[test]
+fn assembly_matches_the_structure_for_every_path_up_to_depth_4() {
+    let mut rng = Rng::new(12);
+    for path in all_paths(4) {
+        let p = Path::new(&path).unwrap();
+        let records: Vec<V> = (0..rng.below(40))
+            .map(|_| random_value(&path, 0, &mut rng))
+            .collect();
+        let mut levels = Vec::new();
+        let mut want = Expected {
+            validity: vec![Vec::new(); path.len()],
+            offsets: vec![Vec::new(); path.len()],
+            counts: vec![0; path.len()],
+            values: 0,
+        };
+        for rec in &records {
+            shred(&path, 0, rec, 0, 0, &mut levels);
+            walk(&path, 0, Some(rec), &mut want);
+        }
+        for (i, o) in want.offsets.iter_mut().enumerate() {
+            if path[i] == Repeated {
+                o.push(want.counts[i]);
+            }
+        }
+        let def: Vec<i16> = levels.iter().map(|l| l.0).collect();
+        let rep: Vec<i16> = if p.max_rep() > 0 {
+            levels.iter().map(|l| l.1).collect()
+        } else {
+            vec![]
+        };
+        let got = p.assemble(&def, &rep).unwrap();
+        assert_eq!(got.values, want.values, "{path:?}");
+        assert_eq!(got.slots[0], records.len(), "{path:?}");
+        for i in 0..path.len() {
+            let v: Vec<bool> = got.validity[i]
+                .as_ref()
+                .map(|b| (0..b.len()).map(|j| b.get(j)).collect())
+                .unwrap_or_default();
+            assert_eq!(v, want.validity[i], "{path:?} node {i} validity");
+            let o: Vec<i64> = got.offsets[i]
+                .as_ref()
+                .map(|b| b.typed::<i64>().to_vec())
+                .unwrap_or_default();
+            assert_eq!(o, want.offsets[i], "{path:?} node {i} offsets");
+        }
+    }
+}
+
+#[test]
+fn levels_out_of_range_are_errors() {
+    let p = Path::new(&[Optional, Repeated, Optional]).unwrap();
+    assert_eq!((p.max_def(), p.max_rep()), (3, 1));
+    assert!(p.assemble(&[4], &[0]).is_err());
+    assert!(p.assemble(&[1], &[2]).is_err());
+    assert!(p.assemble(&[-1], &[0]).is_err());
+    assert!(p.assemble(&[3, 3], &[1, 0]).is_err(), "must start a record");
+    assert!(
+        p.assemble(&[3, 1], &[0, 1]).is_err(),
+        "repeats an undefined list"
+    );
+    assert!(p.assemble(&[3], &[]).is_err(), "repetition levels missing");
+    assert!(p.assemble(&[3, 2, 0, 1], &[0, 1, 0, 0]).is_ok());
+}

@@ -1,0 +1,178 @@
+//! Every official Parquet test file quiver reads holds pyarrow's values (`tests/read_values.py`
+//! compares column by column, quiver's batches sent as an Arrow IPC file); files pyarrow
+//! rejects, quiver rejects.
+
+use quiver_integration::testdata::require_test_data;
+use quiver_parquet::arrow::options::ReadOptions;
+use quiver_parquet::file::FileReader;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+fn parquet_files() -> Option<Vec<PathBuf>> {
+    let root = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
+    let mut files = Vec::new();
+    for dir in [
+        "parquet-testing/data",
+        "parquet-testing/bad_data",
+        "arrow-testing/data/parquet",
+    ] {
+        let mut stack = vec![root.join(dir)];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let p = entry.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|e| e == "parquet")
+                    || d.ends_with("fuzzing") && p.extension().is_none()
+                {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
+/// Files whose page CRCs are wrong: quiver refuses them by default (pyarrow does not check) and
+/// reads them as pyarrow does with verification off.
+const CORRUPT_CRC: [&str; 2] = [
+    "datapage_v1-corrupt-checksum.parquet",
+    "rle-dict-uncompressed-corrupt-checksum.parquet",
+];
+
+/// Reads `path` with quiver and writes the batches to `out` as an IPC file.
+fn read_to_ipc(path: &Path, out: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let name = path.file_name().unwrap().to_str().unwrap();
+    let mut options = ReadOptions::default();
+    if CORRUPT_CRC.contains(&name) {
+        let e = FileReader::try_new(&bytes, options.clone())
+            .unwrap()
+            .read_all()
+            .unwrap_err();
+        assert!(e.to_string().contains("CRC mismatch"), "{name}: {e}");
+        options.verify_crc = false;
+    }
+    let reader = FileReader::try_new(&bytes, options).map_err(|e| e.to_string())?;
+    let batches = reader.read_all().map_err(|e| e.to_string())?;
+    let file = std::fs::File::create(out).map_err(|e| e.to_string())?;
+    let mut w =
+        quiver_ipc::write::FileWriter::try_new(file, reader.schema().clone(), Default::default())
+            .map_err(|e| e.to_string())?;
+    for b in &batches {
+        w.write(b).map_err(|e| e.to_string())?;
+    }
+    w.finish().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Reads `files` with quiver and pyarrow; returns the differences and how many files agree.
+fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = String::new();
+    for (i, f) in files.iter().enumerate() {
+        let ipc = dir.path().join(format!("{i}.arrow"));
+        let case = match std::panic::catch_unwind(|| read_to_ipc(f, &ipc)) {
+            Ok(Ok(())) => json!({"file": f, "ipc": ipc}),
+            Ok(Err(e)) => json!({"file": f, "error": e}),
+            Err(_) => json!({"file": f, "error": "PANIC"}),
+        };
+        input.push_str(&case.to_string());
+        input.push('\n');
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_values.py");
+    let mut child = std::process::Command::new("python3")
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let errors: Vec<(String, String)> = input
+        .lines()
+        .filter_map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            Some((
+                v["file"].as_str()?.to_string(),
+                v.get("error")?.as_str()?.to_string(),
+            ))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    let mut same = 0;
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let file = v["file"].as_str().unwrap();
+        let name = file.rsplit('/').next().unwrap();
+        let ours_err = errors
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, e)| e.as_str());
+        match (v.get("pyarrow_error"), ours_err) {
+            (None, None) => {
+                let diffs = v["diffs"].as_array().unwrap();
+                if diffs.is_empty() {
+                    same += 1;
+                } else {
+                    problems.push(format!("{name}: {diffs:?}"));
+                }
+            }
+            (Some(_), Some(e)) if e != "PANIC" => {}
+            (Some(p), None) => {
+                problems.push(format!("{name}: pyarrow refuses ({p}), quiver reads it"))
+            }
+            (_, Some(e)) => problems.push(format!("{name}: quiver: {e}")),
+        }
+    }
+    (problems, same)
+}
+
+#[test]
+fn official_files_read_as_pyarrow_reads_them() {
+    let Some(files) = parquet_files() else { return };
+    let (problems, same) = compare(&files);
+    assert!(
+        problems.is_empty(),
+        "{} files differ:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(same >= 50, "only {same} files compared");
+}
+
+/// pyarrow-written files (`tests/write_matrix.py`): every codec, page versions 1 and 2,
+/// dictionary on and off, the delta, byte-stream-split and RLE-boolean encodings, tiny pages,
+/// many row groups, checksums, an empty table; flat and nested columns with nulls at every level.
+#[test]
+fn pyarrow_written_matrix_reads_as_pyarrow_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/write_matrix.py");
+    let ok = std::process::Command::new("python3")
+        .arg(script)
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let (problems, same) = compare(&files);
+    assert!(
+        problems.is_empty(),
+        "{} files differ:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert_eq!(same, files.len());
+}

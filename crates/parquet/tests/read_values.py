@@ -1,0 +1,56 @@
+"""Compares the values quiver reads from Parquet files with pyarrow's.
+
+Reads JSON lines from stdin: {"file": parquet path, "ipc": path of quiver's batches as an Arrow
+IPC file} or {"file": ..., "error": quiver's error}. Prints one JSON line per file: whether
+pyarrow reads it, and whether every column holds the same values (NaN equal to NaN; types
+compared separately).
+"""
+import json
+import math
+import re
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def norm(v):
+    if isinstance(v, float) and math.isnan(v):
+        return "NaN"
+    if isinstance(v, list):
+        return [norm(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(norm(x) for x in v)
+    if isinstance(v, dict):
+        return {k: norm(x) for k, x in v.items()}
+    return v
+
+
+for line in sys.stdin:
+    case = json.loads(line)
+    out = {"file": case["file"]}
+    try:
+        theirs = pq.read_table(case["file"])
+    except Exception as e:  # noqa: BLE001
+        out["pyarrow_error"] = f"{type(e).__name__}: {e}"
+        theirs = None
+    if "ipc" in case:
+        ours = pa.ipc.open_file(case["ipc"]).read_all()
+        out["rows"] = ours.num_rows
+        if theirs is not None:
+            diffs = []
+            if ours.num_rows != theirs.num_rows:
+                diffs.append(f"rows {ours.num_rows} vs {theirs.num_rows}")
+            for i, name in enumerate(theirs.column_names):
+                a, b = ours.column(i), theirs.column(i)
+                # pyarrow's IPC reader drops the names of map entries fields: ignore them.
+                unnamed = lambda t: re.sub(r" \('[^']*'\)", "", str(t))  # noqa: E731
+                if unnamed(a.type) != unnamed(b.type):
+                    diffs.append(f"{name}: type {a.type} vs {b.type}")
+                    continue
+                la, lb = norm(a.to_pylist()), norm(b.to_pylist())
+                if la != lb:
+                    first = next(j for j, (x, y) in enumerate(zip(la, lb)) if x != y) if len(la) == len(lb) else -1
+                    diffs.append(f"{name}: row {first}: {la[first] if first >= 0 else len(la)!r} vs {lb[first] if first >= 0 else len(lb)!r}")
+            out["diffs"] = diffs
+    print(json.dumps(out, default=str), flush=True)

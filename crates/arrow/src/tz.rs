@@ -120,7 +120,7 @@ impl TimeZone {
     }
 
     /// The UTC instant (seconds since the epoch) of the local wall-clock time `local_seconds`
-    /// (seconds since 1970-01-01T00:00:00 local time); a time in a gap or fold is an error.
+    /// (seconds since 1970-01-01 00:00:00 local time); a time in a gap or fold is an error.
     pub fn to_utc(&self, local_seconds: i64) -> std::result::Result<i64, LocalTimeError> {
         let offset = match &self.repr {
             Repr::Fixed(o) => *o,

@@ -82,11 +82,13 @@ pub(super) fn write_time(w: &mut dyn Write, v: i64, unit: TimeUnit) -> fmt::Resu
     write_clock(w, v.unsigned_abs(), unit)
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.fff]` of an instant `v` in `unit` since the epoch.
+/// `YYYY-MM-DD HH:MM:SS[.fff]` of an instant `v` in `unit` since the epoch: ISO 8601 with the
+/// space separator RFC 3339 allows, as pyarrow and DuckDB write timestamps (and read them
+/// back, as quiver does).
 fn write_date_time(w: &mut dyn Write, v: i64, unit: TimeUnit) -> fmt::Result {
     let per_day = per_second(unit) * SECONDS_PER_DAY;
     write_date(w, v.div_euclid(per_day))?;
-    w.write_char('T')?;
+    w.write_char(' ')?;
     write_clock(w, v.rem_euclid(per_day) as u64, unit)
 }
 
@@ -99,13 +101,13 @@ pub(super) fn write_date64(w: &mut dyn Write, ms: i64) -> fmt::Result {
     }
 }
 
-/// `Timestamp`: without a zone, the wall-clock time `2020-01-31T12:24:56.789`. With a zone
+/// `Timestamp`: without a zone, the wall-clock time `2020-01-31 12:24:56.789`. With a zone
 /// (a fixed offset such as `+02:00`, `UTC`, or an IANA name such as `America/New_York`, see
-/// [`crate::tz`]), the local time in that zone followed by the offset in force then:
-/// `2023-12-31T20:00:07-05:00`, `2020-01-31T12:24:56.789+00:00` — an ISO 8601 / RFC 3339
-/// text that pyarrow, DuckDB and quiver read back to the same instant. A zone the database
-/// does not know shows the UTC time marked `Z` and annotated with the zone
-/// (`2020-01-31T12:24:56Z[Mars/Olympus]`, RFC 9557).
+/// [`crate::tz`]), the local time in that zone followed by the offset in force then, as
+/// pyarrow's CSV writer shows it: `2023-12-31 20:00:07-05:00`, `2020-01-31 12:24:56.789+00:00`
+/// — an ISO 8601 / RFC 3339 text that pyarrow, DuckDB and quiver read back to the same instant.
+/// A zone the database does not know shows the UTC time marked `Z` and annotated with the zone
+/// (`2020-01-31 12:24:56Z[Mars/Olympus]`, RFC 9557).
 pub(super) fn write_timestamp(
     w: &mut dyn Write,
     v: i64,

@@ -129,8 +129,8 @@ fn dates_and_times() {
         show(d64),
         [
             "2020-01-31",
-            "2020-01-31T00:00:01.500",
-            "1969-12-31T23:59:59.999"
+            "2020-01-31 00:00:01.500",
+            "1969-12-31 23:59:59.999"
         ]
     );
     assert_eq!(
@@ -170,27 +170,27 @@ fn timestamps_with_and_without_zones() {
     };
     assert_eq!(
         show(ts(TimeUnit::Millisecond, None, vec![1580473496789])),
-        ["2020-01-31T12:24:56.789"]
+        ["2020-01-31 12:24:56.789"]
     );
     assert_eq!(
         show(ts(TimeUnit::Second, None, vec![-1])),
-        ["1969-12-31T23:59:59"]
+        ["1969-12-31 23:59:59"]
     );
     assert_eq!(
         show(ts(TimeUnit::Nanosecond, None, vec![1580473496789012345])),
-        ["2020-01-31T12:24:56.789012345"]
+        ["2020-01-31 12:24:56.789012345"]
     );
     assert_eq!(
         show(ts(TimeUnit::Microsecond, None, vec![0])),
-        ["1970-01-01T00:00:00.000000"]
+        ["1970-01-01 00:00:00.000000"]
     );
     assert_eq!(
         show(ts(TimeUnit::Second, Some("UTC"), vec![1580473496])),
-        ["2020-01-31T12:24:56+00:00"]
+        ["2020-01-31 12:24:56+00:00"]
     );
     assert_eq!(
         show(ts(TimeUnit::Second, Some("+02:00"), vec![1580473496])),
-        ["2020-01-31T14:24:56+02:00"]
+        ["2020-01-31 14:24:56+02:00"]
     );
     assert_eq!(
         show(ts(
@@ -198,11 +198,11 @@ fn timestamps_with_and_without_zones() {
             Some("-0530"),
             vec![1580473496789]
         )),
-        ["2020-01-31T06:54:56.789-05:30"]
+        ["2020-01-31 06:54:56.789-05:30"]
     );
     assert_eq!(
         show(ts(TimeUnit::Second, Some("Europe/Paris"), vec![1580473496])),
-        ["2020-01-31T13:24:56+01:00"]
+        ["2020-01-31 13:24:56+01:00"]
     );
     // Named zones: local time with the offset in force (winter and summer), as pyarrow's
     // Python datetimes and DuckDB show them.
@@ -212,11 +212,11 @@ fn timestamps_with_and_without_zones() {
             Some("America/New_York"),
             vec![1704070807, 1719849600]
         )),
-        ["2023-12-31T20:00:07-05:00", "2024-07-01T12:00:00-04:00"]
+        ["2023-12-31 20:00:07-05:00", "2024-07-01 12:00:00-04:00"]
     );
     assert_eq!(
         show(ts(TimeUnit::Second, Some("Mars/Olympus"), vec![1580473496])),
-        ["2020-01-31T12:24:56Z[Mars/Olympus]"]
+        ["2020-01-31 12:24:56Z[Mars/Olympus]"]
     );
 }
 

@@ -96,20 +96,20 @@ fn uuid(w: &mut dyn Write, bytes: &[u8]) -> fmt::Result {
 ///   appends zeros;
 /// - `Date32` `2020-01-31`; `Date64` the date, with `T` and the time when not a whole day;
 ///   `Time32/64` `12:34:56.789` with as many fraction digits as the unit has;
-///   `Timestamp` `2020-01-31T12:24:56.789` with its zone (see below); `Duration` `1500ms`;
+///   `Timestamp` `2020-01-31 12:24:56.789` with its zone (see below); `Duration` `1500ms`;
 /// - intervals: `YearMonth` `1y2m`, `DayTime` `3d 4000ms`, `MonthDayNano` `1m 2d 3ns`;
 /// - lists `[1, 2, null]`, structs `{a: 1, b: [2, 3]}`, maps `{"k": 1, "j": null}`, unions
 ///   the chosen child as `{name=value}`, dictionaries and run-end encoded arrays their value.
 ///
 /// Zoned timestamps (a fixed offset, `UTC` or an IANA name) show the local time in their zone
-/// followed by the offset in force: `2023-12-31T20:00:07-05:00` (see `crate::tz`).
+/// followed by the offset in force: `2023-12-31 20:00:07-05:00` (see `crate::tz`).
 ///
 /// ```
 /// use quiver_arrow::{Array, PrimitiveArray, StringArray, DataType, TimeUnit};
 /// use quiver_arrow::display::format_value;
 /// let ts = PrimitiveArray::<i64>::new(vec![1580473496789])
 ///     .with_data_type(DataType::Timestamp(TimeUnit::Millisecond, None)).unwrap();
-/// assert_eq!(format_value(&Array::from(ts), 0), "2020-01-31T12:24:56.789");
+/// assert_eq!(format_value(&Array::from(ts), 0), "2020-01-31 12:24:56.789");
 /// let s = Array::from(StringArray::from_options([Some("joe"), None]));
 /// assert_eq!(format_value(&s, 0), "joe");
 /// assert_eq!(format_value(&s, 1), "null");

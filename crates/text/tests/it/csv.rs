@@ -33,8 +33,8 @@ fn rows(data: &str, options: CsvReadOptions) -> Vec<String> {
 #[test]
 fn infers_pyarrow_like_types() {
     let data = "i,f,b,d,ts,tsf,tsz,s,n\n\
-                1,1.5,true,2020-01-02,2020-01-02 03:04:05,2020-01-02T03:04:05.5,2020-01-02T03:04:05Z,x,\n\
-                -2,1e3,FALSE,2020-01-03,2020-01-03,2020-01-02T03:04:05,2020-01-02T04:04:05+01:00,,NA\n";
+                1,1.5,true,2020-01-02,2020-01-02 03:04:05,2020-01-02 03:04:05.5,2020-01-02 03:04:05Z,x,\n\
+                -2,1e3,FALSE,2020-01-03,2020-01-03,2020-01-02 03:04:05,2020-01-02 04:04:05+01:00,,NA\n";
     // `NA` is text unless named a null marker.
     let r = CsvReader::try_new(data.as_bytes(), CsvReadOptions::default()).unwrap();
     assert_eq!(r.schema().fields[8].data_type(), &DataType::Utf8);
@@ -48,7 +48,7 @@ fn infers_pyarrow_like_types() {
     let got = rows(data, na);
     assert_eq!(
         got[1],
-        "-2|1000.0|false|2020-01-03|2020-01-03T00:00:00|2020-01-02T03:04:05.000000000|2020-01-02T03:04:05+00:00|null|null"
+        "-2|1000.0|false|2020-01-03|2020-01-03 00:00:00|2020-01-02 03:04:05.000000000|2020-01-02 03:04:05+00:00|null|null"
     );
 }
 
@@ -79,12 +79,12 @@ fn explicit_schema_parses_every_flat_type() {
                   ts: timestamp[ns, tz=+01:00], dur: duration[s], dec: decimal256(40, 3), \
                   dict: dictionary<values=string, indices=int8>, bin: binary, v: string_view";
     let data = "a,b,c,d,e,f,g,h,i,j,k,l\n\
-                -128,65535,0.25,1.5,2020-01-02T03:04:05.006,12:34:56.789,2020-01-02T03:04:05.123456789+01:00,-5,-1234567890123456789012345678901234567.125,x,raw,long string value here\n";
+                -128,65535,0.25,1.5,2020-01-02 03:04:05.006,12:34:56.789,2020-01-02 03:04:05.123456789+01:00,-5,-1234567890123456789012345678901234567.125,x,raw,long string value here\n";
     let options = CsvReadOptions::default().with_schema(Arc::new(parse_schema(schema).unwrap()));
     let got = rows(data, options);
     assert_eq!(
         got[0],
-        "-128|65535|0.25|1.5|2020-01-02T03:04:05.006|12:34:56.789|2020-01-02T03:04:05.123456789+01:00|-5s|\
+        "-128|65535|0.25|1.5|2020-01-02 03:04:05.006|12:34:56.789|2020-01-02 03:04:05.123456789+01:00|-5s|\
          -1234567890123456789012345678901234567.125|x|0x726177|long string value here"
     );
 }
@@ -197,6 +197,6 @@ fn writer_quotes_only_when_needed() {
     let text = String::from_utf8(w.finish().unwrap()).unwrap();
     assert_eq!(
         text,
-        "s;t\nplain;1970-01-01T00:00:00.001+00:00\n\"a;b\";\n;1970-01-01T00:00:00.000+00:00\n"
+        "s;t\nplain;1970-01-01 00:00:00.001+00:00\n\"a;b\";\n;1970-01-01 00:00:00.000+00:00\n"
     );
 }

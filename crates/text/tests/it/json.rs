@@ -62,13 +62,13 @@ fn explicit_schema_converts_values() {
     let schema = "id: int8 not null, price: decimal128(10, 2), ts: timestamp[ms, tz=UTC], \
                   m: map<string, list<int32>>, raw: binary, tags: dictionary<values=string, indices=int32>, \
                   fsl: fixed_size_list<item: double>[2]";
-    let data = r#"{"id": 1, "price": 12.5, "ts": "2020-01-02T03:04:05.5Z", "m": {"a": [1]}, "raw": "6869", "tags": "x", "fsl": [1, "NaN"], "extra": [1, 2]}
+    let data = r#"{"id": 1, "price": 12.5, "ts": "2020-01-02 03:04:05.5Z", "m": {"a": [1]}, "raw": "6869", "tags": "x", "fsl": [1, "NaN"], "extra": [1, 2]}
 {"id": -128, "price": "-0.01", "ts": null, "m": [{"key": "b", "value": null}], "tags": "x", "fsl": null}
 "#;
     let got = rows(data, Some(schema));
     assert_eq!(
         got[0],
-        "1|12.50|2020-01-02T03:04:05.500+00:00|{\"a\": [1]}|0x6869|x|[1.0, NaN]"
+        "1|12.50|2020-01-02 03:04:05.500+00:00|{\"a\": [1]}|0x6869|x|[1.0, NaN]"
     );
     assert_eq!(got[1], "-128|-0.01|null|{\"b\": null}|null|x|null");
 }

@@ -113,7 +113,7 @@ fn inference_restores_dates_and_timestamps_written_by_quiver() {
     let first = first.lines().next().unwrap();
     assert!(
         first.starts_with(
-            "{\"d\":\"2024-03-01\",\"s\":\"2024-03-01T12:00:00\",\"ms\":\"2024-03-01T12:00:00.142\""
+            "{\"d\":\"2024-03-01\",\"s\":\"2024-03-01 12:00:00\",\"ms\":\"2024-03-01 12:00:00.142\""
         ),
         "{first}"
     );
@@ -163,19 +163,19 @@ fn inference_mixes_dates_and_timestamps_like_csv() {
         ts(TimeUnit::Second, None)
     );
     assert_eq!(
-        ty(&["\"2024-03-01T12:00:00.5\"", "\"2024-03-01T12:00:00\""]),
+        ty(&["\"2024-03-01 12:00:00.5\"", "\"2024-03-01 12:00:00\""]),
         ts(TimeUnit::Millisecond, None)
     );
     assert_eq!(
-        ty(&["\"2024-03-01T12:00:00.1234567\""]),
+        ty(&["\"2024-03-01 12:00:00.1234567\""]),
         ts(TimeUnit::Nanosecond, None)
     );
     assert_eq!(
-        ty(&["\"2024-03-01T12:00:00Z\"", "\"2024-03-01T12:00:00+02:00\""]),
+        ty(&["\"2024-03-01 12:00:00Z\"", "\"2024-03-01 12:00:00+02:00\""]),
         ts(TimeUnit::Second, Some("UTC"))
     );
     assert_eq!(
-        ty(&["\"2024-03-01T12:00:00Z\"", "\"2024-03-01T12:00:00\""]),
+        ty(&["\"2024-03-01 12:00:00Z\"", "\"2024-03-01 12:00:00\""]),
         DataType::Utf8
     );
     assert_eq!(ty(&["\"2024-03-01\"", "\"x\""]), DataType::Utf8);

@@ -26,7 +26,7 @@ fn read_ts(spec: &str, values: &[&str]) -> quiver_arrow::Result<Vec<Option<i64>>
         .collect())
 }
 
-// 2024-07-01T00:00:00Z in seconds.
+// 2024-07-01 00:00:00Z in seconds.
 const JULY_1: i64 = 1_719_792_000;
 const HOUR: i64 = 3600;
 
@@ -38,10 +38,10 @@ fn naive_text_is_local_time_in_the_column_zone() {
         "timestamp[ms, tz=America/New_York]",
         &[
             "2024-07-01 12:00:00",
-            "2024-01-01T12:00:00",
+            "2024-01-01 12:00:00",
             "2024-07-01",
-            "2024-07-01T12:00:00Z",
-            "2024-07-01T12:00:00+02:00",
+            "2024-07-01 12:00:00Z",
+            "2024-07-01 12:00:00+02:00",
         ],
     )
     .unwrap();
@@ -92,7 +92,7 @@ fn unknown_zones_are_schema_errors() {
 
 fn zoned_batch() -> quiver_arrow::RecordBatch {
     let ts = |u, tz: &str| DataType::Timestamp(u, Some(Arc::from(tz)));
-    // 2023-12-31T20:00:07-05:00, 2024-07-01T12:00:00.5-04:00, -1 ms.
+    // 2023-12-31 20:00:07-05:00, 2024-07-01 12:00:00.5-04:00, -1 ms.
     let ms = [
         Some(1_704_070_807_000),
         Some((JULY_1 + 16 * HOUR) * 1000 + 500),
@@ -119,15 +119,15 @@ fn written_zoned_values_keep_their_offset_and_round_trip() {
     let batch = zoned_batch();
     assert_eq!(
         format_value(batch.column(0), 0),
-        "2023-12-31T20:00:07.000-05:00"
+        "2023-12-31 20:00:07.000-05:00"
     );
     let csv = write_csv(std::slice::from_ref(&batch));
     let text = String::from_utf8(csv.clone()).unwrap();
     assert!(
-        text.contains("2023-12-31T20:00:07.000-05:00,2024-01-01T06:30:07.000+05:30,"),
+        text.contains("2023-12-31 20:00:07.000-05:00,2024-01-01 06:30:07.000+05:30,"),
         "{text}"
     );
-    assert!(text.contains("2024-07-01T12:00:00.500-04:00"), "{text}");
+    assert!(text.contains("2024-07-01 12:00:00.500-04:00"), "{text}");
     let options = CsvReadOptions::default().with_schema(batch.schema().clone());
     assert_same(&batch, &read_csv(&csv, options).unwrap());
     let json = write_json(

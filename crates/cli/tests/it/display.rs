@@ -154,3 +154,56 @@ fn schema_and_meta_spell_types_as_pyarrow_and_tables_show_uuid_and_bool8() {
         "{head}"
     );
 }
+
+/// CSV and JSON output write `arrow.uuid` values as UUIDs and `arrow.bool8` values as
+/// booleans (not 16 raw bytes, not 1/0), and DuckDB reads them so.
+#[test]
+fn csv_and_json_write_uuid_and_bool8_as_they_are_shown() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("typed.arrow");
+    let out = std::process::Command::new(py)
+        .arg(script("typed_file.py"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = ok(&["cat", s(&file), "--columns", "u,b8", "--format", "csv"]);
+    assert_eq!(
+        csv,
+        "u,b8\n12345678-1234-5678-9abc-def012345678,true\n,false\nffffffff-ffff-ffff-ffff-ffffffffffff,\n"
+    );
+    let jsonl = ok(&["cat", s(&file), "--columns", "u,b8,lu", "--format", "jsonl"]);
+    assert_eq!(
+        jsonl.lines().collect::<Vec<_>>(),
+        [
+            r#"{"u":"12345678-1234-5678-9abc-def012345678","b8":true,"lu":["12345678-1234-5678-9abc-def012345678",null]}"#,
+            r#"{"u":null,"b8":false,"lu":[]}"#,
+            r#"{"u":"ffffffff-ffff-ffff-ffff-ffffffffffff","b8":null,"lu":["ffffffff-ffff-ffff-ffff-ffffffffffff"]}"#,
+        ]
+    );
+    // DuckDB reads the bool8 column as booleans, and every UUID casts to its UUID type.
+    let csv_path = dir.path().join("t.csv");
+    std::fs::write(&csv_path, &csv).unwrap();
+    let check = std::process::Command::new(py)
+        .args([
+            "-c",
+            "import duckdb,sys; print(duckdb.sql(f\"select any_value(typeof(b8)), count(try_cast(u as uuid)) from read_csv('{sys.argv[1]}')\").fetchall())",
+        ])
+        .arg(&csv_path)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout).trim(),
+        "[('BOOLEAN', 2)]"
+    );
+}

@@ -1,7 +1,7 @@
 //! The CSV writer.
 
 use crate::types::format_data_type;
-use crate::value::{BinaryText, is_text_type, write_text};
+use crate::value::{BinaryText, is_text_type, write_field_text};
 use quiver_arrow::{DataType, Error, RecordBatch, Result, Schema};
 use std::io::Write;
 
@@ -111,7 +111,8 @@ impl<W: Write> CsvWriter<W> {
 
     /// Writes the rows of `batch`, whose column types must be the schema's.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        let fields = &self.schema.fields;
+        // A cheap clone (shared fields), so rows can be written through `&mut self`.
+        let fields = self.schema.fields.clone();
         if batch.num_columns() != fields.len() {
             return Err(Error::invalid(format!(
                 "the batch has {} columns, the CSV writer's schema {}",
@@ -137,7 +138,7 @@ impl<W: Write> CsvWriter<W> {
             for (i, c) in batch.columns().iter().enumerate() {
                 scratch.clear();
                 if c.is_valid(row) {
-                    write_text(&mut scratch, c, row, BinaryText::Raw);
+                    write_field_text(&mut scratch, &fields[i], c, row, BinaryText::Raw);
                     self.field(i, Some(&scratch));
                 } else {
                     self.field(i, None);

@@ -2,7 +2,8 @@
 
 use crate::types::format_data_type;
 use crate::value::{BinaryText, write_text};
-use quiver_arrow::{Array, DataType, Error, RecordBatch, Result, Schema};
+use quiver_arrow::display::KnownExtension;
+use quiver_arrow::{Array, DataType, Error, Field, RecordBatch, Result, Schema};
 use std::io::Write;
 
 /// The layout of [`JsonWriter`]'s output.
@@ -113,7 +114,13 @@ impl<W: Write> JsonWriter<W> {
                     self.buf.push(b',');
                 }
                 self.buf.extend_from_slice(key);
-                value(&mut self.buf, &mut self.enc, col, row);
+                field_value(
+                    &mut self.buf,
+                    &mut self.enc,
+                    &self.schema.fields[c],
+                    col,
+                    row,
+                );
             }
             self.buf.push(b'}');
             if self.format == JsonFormat::Lines {
@@ -195,6 +202,22 @@ fn is_number(dt: &DataType) -> bool {
     dt.is_integer() || matches!(dt, DataType::Duration(_))
 }
 
+/// Slot `i` of `a`, a column of `field`, as JSON: a UUID (`arrow.uuid`) as its text, a bool8
+/// (`arrow.bool8`) as `true`/`false`, anything else as [`value`] writes it.
+fn field_value(out: &mut Vec<u8>, enc: &mut Enc, field: &Field, a: &Array, i: usize) {
+    let known = KnownExtension::of(field);
+    if a.is_null(i) || !matches!(known, Some(KnownExtension::Uuid | KnownExtension::Bool8)) {
+        return value(out, enc, a, i);
+    }
+    enc.scratch.clear();
+    crate::value::write_field_text(&mut enc.scratch, field, a, i, BinaryText::Hex);
+    if known == Some(KnownExtension::Bool8) {
+        out.extend_from_slice(&enc.scratch);
+    } else {
+        escape(out, &enc.scratch);
+    }
+}
+
 /// Slot `i` of `a` as JSON.
 fn value(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
     if !matches!(a, Array::Union(_) | Array::Dictionary(_)) && a.is_null(i) {
@@ -241,13 +264,14 @@ fn non_finite(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
 
 fn nested(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
     match a {
-        Array::List(x) => items(out, enc, x.values(), x.offsets().range(i)),
-        Array::LargeList(x) => items(out, enc, x.values(), x.offsets().range(i)),
+        Array::List(x) => items(out, enc, a, x.values(), x.offsets().range(i)),
+        Array::LargeList(x) => items(out, enc, a, x.values(), x.offsets().range(i)),
         Array::ListView(x) => {
             let start = x.offsets()[i].max(0) as usize;
             items(
                 out,
                 enc,
+                a,
                 x.values(),
                 start..start + x.sizes()[i].max(0) as usize,
             )
@@ -257,11 +281,12 @@ fn nested(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
             items(
                 out,
                 enc,
+                a,
                 x.values(),
                 start..start + x.sizes()[i].max(0) as usize,
             )
         }
-        Array::FixedSizeList(x) => items(out, enc, x.values(), i * x.size()..(i + 1) * x.size()),
+        Array::FixedSizeList(x) => items(out, enc, a, x.values(), i * x.size()..(i + 1) * x.size()),
         Array::Struct(x) => {
             out.push(b'{');
             for (n, (f, c)) in x.fields().iter().zip(x.columns()).enumerate() {
@@ -270,7 +295,7 @@ fn nested(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
                 }
                 escape(out, f.name().as_bytes());
                 out.push(b':');
-                value(out, enc, c, i);
+                field_value(out, enc, f, c, i);
             }
             out.push(b'}');
         }
@@ -288,13 +313,32 @@ fn nested(out: &mut Vec<u8>, enc: &mut Enc, a: &Array, i: usize) {
     }
 }
 
-fn items(out: &mut Vec<u8>, enc: &mut Enc, child: &Array, range: std::ops::Range<usize>) {
+/// The items `range` of `child`, the values of list array `list` (whose item field carries the
+/// items' extension type, if any).
+fn items(
+    out: &mut Vec<u8>,
+    enc: &mut Enc,
+    list: &Array,
+    child: &Array,
+    range: std::ops::Range<usize>,
+) {
+    let item = match list.data_type() {
+        DataType::List(f)
+        | DataType::LargeList(f)
+        | DataType::ListView(f)
+        | DataType::LargeListView(f)
+        | DataType::FixedSizeList(f, _) => Some(f.clone()),
+        _ => None,
+    };
     out.push(b'[');
     for (n, k) in range.enumerate() {
         if n > 0 {
             out.push(b',');
         }
-        value(out, enc, child, k);
+        match &item {
+            Some(f) => field_value(out, enc, f, child, k),
+            None => value(out, enc, child, k),
+        }
     }
     out.push(b']');
 }

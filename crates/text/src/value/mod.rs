@@ -6,7 +6,7 @@ mod write;
 
 pub(crate) use number::{is_bool_word, parse_f64, parse_int};
 pub(crate) use temporal::{parse_date32, parse_timestamp};
-pub(crate) use write::{hex_decode, write_text};
+pub(crate) use write::{hex_decode, write_field_text, write_text};
 
 use crate::types::format_data_type;
 use half::f16;

@@ -1,8 +1,8 @@
 //! Flat values as text, in the forms the readers parse back.
 
 use super::BinaryText;
-use quiver_arrow::display::write_value;
-use quiver_arrow::{Array, DataType};
+use quiver_arrow::display::{KnownExtension, write_field_value, write_value};
+use quiver_arrow::{Array, DataType, Field};
 use std::fmt;
 
 /// `fmt::Write` into a byte vector.
@@ -74,6 +74,25 @@ pub(crate) fn write_text(out: &mut Vec<u8>, a: &Array, i: usize, mode: BinaryTex
             }
         }
         _ => display(out, a, i),
+    }
+}
+
+/// [`write_text`] for slot `i` of a column of `field`: values of a known extension type are
+/// written as they are shown (`arrow.uuid` as `xxxxxxxx-xxxx-…`, `arrow.bool8` as
+/// `true`/`false`), everything else as [`write_text`] writes it.
+pub(crate) fn write_field_text(
+    out: &mut Vec<u8>,
+    field: &Field,
+    a: &Array,
+    i: usize,
+    mode: BinaryText,
+) {
+    match KnownExtension::of(field) {
+        Some(KnownExtension::Uuid | KnownExtension::Bool8) => {
+            // Writing into a Vec cannot fail.
+            let _ = write_field_value(&mut Bytes(out), field, a, i);
+        }
+        _ => write_text(out, a, i, mode),
     }
 }
 

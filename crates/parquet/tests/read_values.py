@@ -26,6 +26,18 @@ def norm(v):
     return v
 
 
+def values(col):
+    """The column as Python values (nanosecond times and timestamps as their integers, which
+    `datetime` cannot hold)."""
+    try:
+        return norm(col.to_pylist())
+    except ValueError:
+        t = col.type
+        if pa.types.is_timestamp(t) or pa.types.is_time(t) or pa.types.is_duration(t):
+            return norm(col.cast(pa.int64()).to_pylist())
+        raise
+
+
 for line in sys.stdin:
     case = json.loads(line)
     out = {"file": case["file"]}
@@ -48,7 +60,7 @@ for line in sys.stdin:
                 if unnamed(a.type) != unnamed(b.type):
                     diffs.append(f"{name}: type {a.type} vs {b.type}")
                     continue
-                la, lb = norm(a.to_pylist()), norm(b.to_pylist())
+                la, lb = values(a), values(b)
                 if la != lb:
                     first = next(j for j, (x, y) in enumerate(zip(la, lb)) if x != y) if len(la) == len(lb) else -1
                     diffs.append(f"{name}: row {first}: {la[first] if first >= 0 else len(la)!r} vs {lb[first] if first >= 0 else len(lb)!r}")

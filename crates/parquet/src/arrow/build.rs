@@ -261,12 +261,7 @@ fn list(
         }
         DataType::FixedSizeList(item, n) => {
             let values = element(item)?;
-            let size = *n as i64;
-            if offsets.windows(2).any(|w| w[1] - w[0] != size) {
-                return Err(Error::not_supported(format!(
-                    "fixed-size list of {n}: a list of another length (or a null list) in the data"
-                )));
-            }
+            let values = pad_null_lists(item, *n, &offsets, validity.as_ref(), values)?;
             Ok(FixedSizeListArray::try_new(item.clone(), *n, len, values, validity)?.into())
         }
         DataType::Map(entries, sorted) => {
@@ -531,6 +526,17 @@ fn bytes_leaf(
     validity: Option<Bitmap>,
 ) -> Result<Array> {
     use DataType as D;
+    match t {
+        D::Utf8View | D::BinaryView => return views(sink, t, slots, present, validity),
+        D::Dictionary {
+            key,
+            value,
+            ordered,
+        } => {
+            return dictionary(sink, key, value, *ordered, slots, present, validity);
+        }
+        _ => {}
+    }
     let valid = sink.len();
     let values = sink.values.freeze();
     let mut offsets = sink.offsets.typed::<i64>().to_vec();
@@ -590,4 +596,131 @@ where
     } else {
         Ok(GenericBinaryArray::<O>::try_new(offsets, values, validity)?.into())
     }
+}
+
+/// `Utf8View` / `BinaryView`: the decoded bytes become one data buffer and each value a view
+/// into it (short values inlined), with no copy of the bytes.
+fn views(
+    sink: crate::encoding::byte_array::OffsetsSink<i64>,
+    t: &DataType,
+    slots: usize,
+    present: Option<&Bitmap>,
+    validity: Option<Bitmap>,
+) -> Result<Array> {
+    let offsets = sink.offsets.typed::<i64>().to_vec();
+    let block = sink.values.freeze();
+    let nullable = validity.is_some();
+    macro_rules! fill {
+        ($builder:ty) => {{
+            let mut b = <$builder>::with_capacity(slots);
+            let id = b.append_block(block)?;
+            let mut next = 0;
+            for slot in 0..slots {
+                if present.is_none_or(|p| p.get(slot)) {
+                    let (start, end) = (offsets[next], offsets[next + 1]);
+                    next += 1;
+                    b.append_view(id, start as u32, (end - start) as u32)
+                        .map_err(Error::into_input_error)?;
+                } else if nullable {
+                    b.append_null();
+                } else {
+                    // A required value under a null parent: any value does.
+                    b.append_view(id, 0, 0)?;
+                }
+            }
+            Array::from(b.finish())
+        }};
+    }
+    Ok(match t {
+        DataType::Utf8View => fill!(quiver_arrow::builder::StringViewBuilder),
+        _ => fill!(quiver_arrow::builder::BinaryViewBuilder),
+    })
+}
+
+/// A dictionary (as `ARROW:schema` asks): the distinct values in order of first appearance and
+/// an `Int32` key per slot.
+fn dictionary(
+    sink: crate::encoding::byte_array::OffsetsSink<i64>,
+    key: &quiver_arrow::datatype::IntegerType,
+    value: &DataType,
+    ordered: bool,
+    slots: usize,
+    present: Option<&Bitmap>,
+    validity: Option<Bitmap>,
+) -> Result<Array> {
+    if *key != quiver_arrow::datatype::IntegerType::Int32 {
+        return Err(Error::not_supported(format!(
+            "dictionary keys of type {key:?}"
+        )));
+    }
+    let offsets = sink.offsets.typed::<i64>();
+    let bytes = sink.values.as_slice();
+    let mut distinct: hashbrown::HashMap<&[u8], i32> = hashbrown::HashMap::new();
+    let mut unique = crate::encoding::byte_array::OffsetsSink::<i64>::new();
+    let mut keys = MutableBuffer::with_capacity(slots * 4);
+    let mut next = 0;
+    for slot in 0..slots {
+        if present.is_none_or(|p| p.get(slot)) {
+            let v = &bytes[offsets[next] as usize..offsets[next + 1] as usize];
+            next += 1;
+            let n = distinct.len();
+            let k = *distinct.entry(v).or_insert_with(|| n as i32);
+            if k as usize == n {
+                crate::encoding::byte_array::ByteArraySink::push(&mut unique, v)?;
+            }
+            keys.push(k);
+        } else {
+            keys.push(0i32);
+        }
+    }
+    let values = bytes_leaf(unique, value, distinct.len(), None, None)?;
+    let keys = PrimitiveArray::<i32>::try_new(DataType::Int32, Buffer::from(keys), validity)?;
+    Ok(quiver_arrow::array::DictionaryArray::try_new(keys.into(), values, ordered)?.into())
+}
+
+/// The values of a fixed-size list of `n` whose null lists were stored empty (as Parquet stores
+/// them): `n` null items put in for each, so that list `i` starts at item `i * n`. Every other
+/// list must have exactly `n` items.
+fn pad_null_lists(
+    item: &Field,
+    n: i32,
+    offsets: &[i64],
+    validity: Option<&Bitmap>,
+    values: Array,
+) -> Result<Array> {
+    let size = i64::from(n);
+    let mut pieces: Vec<Array> = Vec::new();
+    let mut run_start = 0usize;
+    let mut padded = false;
+    for (i, w) in offsets.windows(2).enumerate() {
+        let len = w[1] - w[0];
+        if len == size {
+            continue;
+        }
+        if len != 0 || validity.is_some_and(|v| v.get(i)) {
+            return Err(Error::oos(format!(
+                "fixed-size list of {n}: list {i} has {len} items"
+            )));
+        }
+        // A null list stored empty: the items so far, then n nulls.
+        padded = true;
+        let end = w[0] as usize;
+        if end > run_start {
+            pieces.push(values.slice(run_start, end - run_start));
+        }
+        let mut nulls = quiver_arrow::builder::make_builder(item.data_type(), n as usize)?;
+        for _ in 0..n {
+            nulls.append_null();
+        }
+        pieces.push(nulls.try_finish()?);
+        run_start = end;
+    }
+    if !padded {
+        return Ok(values);
+    }
+    if values.len() > run_start {
+        pieces.push(values.slice(run_start, values.len() - run_start));
+    }
+    let refs: Vec<&Array> = pieces.iter().collect();
+    quiver_arrow::compute::concat(&refs)
 }

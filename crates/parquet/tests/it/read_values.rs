@@ -149,6 +149,33 @@ fn official_files_read_as_pyarrow_reads_them() {
     assert!(same >= 50, "only {same} files compared");
 }
 
+/// Files pyarrow writes with every Arrow type it can store (`tests/write_types.py`, under
+/// several writer settings) read to pyarrow's values, restored types included.
+#[test]
+fn pyarrow_written_types_read_as_pyarrow_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/write_types.py");
+    let ok = std::process::Command::new("python3")
+        .arg(script)
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let (problems, same) = compare(&files);
+    assert!(
+        problems.is_empty(),
+        "{} files differ:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert_eq!(same, files.len());
+}
+
 /// pyarrow-written files (`tests/write_matrix.py`): every codec, page versions 1 and 2,
 /// dictionary on and off, the delta, byte-stream-split and RLE-boolean encodings, tiny pages,
 /// many row groups, checksums, an empty table; flat and nested columns with nulls at every level.

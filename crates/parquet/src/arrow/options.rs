@@ -1,6 +1,7 @@
 //! How Parquet data becomes Arrow data: the reader's choices.
 
 use quiver_arrow::datatype::TimeUnit;
+use quiver_arrow::parallel::ThreadPool;
 
 /// The layout of BYTE_ARRAY columns read as strings or binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -28,6 +29,9 @@ pub struct ReadOptions {
     pub dictionary: Vec<String>,
     /// Whether page CRCs are verified where present (on by default).
     pub verify_crc: bool,
+    /// The threads column chunks are decoded on (the process-wide pool by default;
+    /// [`ThreadPool::sequential`] for one thread). The result does not depend on it.
+    pub threads: ThreadPool,
 }
 
 impl Default for ReadOptions {
@@ -38,6 +42,7 @@ impl Default for ReadOptions {
             use_arrow_schema: true,
             dictionary: Vec::new(),
             verify_crc: true,
+            threads: ThreadPool::global(),
         }
     }
 }

@@ -92,34 +92,37 @@ impl<'a> FileReader<'a> {
         self.meta.num_row_groups()
     }
 
-    /// Row group `i` as one record batch.
+    /// Row group `i` as one record batch. Column chunks are decoded in parallel on
+    /// [`ReadOptions::threads`], the largest first.
     pub fn read_row_group(&self, i: usize) -> Result<RecordBatch> {
         let rows = self.meta.row_group(i)?.num_rows;
-        let mut decompressor = Decompressor::default();
         let schema = self.meta.schema_descr();
-        let mut columns: Vec<Option<Column>> = Vec::with_capacity(schema.columns().len());
-        for (c, descr) in schema.columns().iter().enumerate() {
-            let at = || format!("row group {i}, column {c} ({:?})", descr.dotted_path());
-            let chunk = self.meta.column_chunk(i, c).map_err(|e| e.context(at()))?;
-            let mut range =
-                chunk_byte_range(&chunk, &self.meta.data_range()).map_err(|e| e.context(at()))?;
-            if self.dictionary_size_missing {
-                // PARQUET-816: old parquet-mr left the dictionary page header out of the size.
-                range.end = (range.end + MAX_DICTIONARY_HEADER).min(self.meta.data_range().end);
-            }
-            let bytes = &self.bytes[range.start as usize..range.end as usize];
-            let meta = chunk
-                .meta_data
-                .as_ref()
-                .ok_or_else(|| Error::oos(format!("{}: no metadata", at())))?;
-            let options = ChunkOptions {
-                verify_crc: self.options.verify_crc,
-            };
-            let leaf = decode_chunk(bytes, meta, descr, options, &mut decompressor)
-                .map_err(|e| e.context(at()))?;
-            columns.push(Some(
-                Column::new(schema, c, leaf).map_err(|e| e.context(at()))?,
-            ));
+        let mut jobs: Vec<(usize, i64)> = (0..schema.columns().len())
+            .map(|c| {
+                let size = self
+                    .meta
+                    .column_chunk(i, c)
+                    .ok()
+                    .and_then(|ch| ch.meta_data.as_ref().map(|m| m.total_compressed_size))
+                    .unwrap_or(0);
+                (c, size)
+            })
+            .collect();
+        jobs.sort_by_key(|&(c, size)| (std::cmp::Reverse(size), c));
+        let decoded = self.options.threads.run_jobs(
+            jobs,
+            || {
+                let mut decompressor = Decompressor::default();
+                move |(c, _): (usize, i64)| {
+                    self.read_column(i, c, &mut decompressor)
+                        .map(|col| (c, col))
+                }
+            },
+            || {},
+        )?;
+        let mut columns: Vec<Option<Column>> = (0..schema.columns().len()).map(|_| None).collect();
+        for (c, col) in decoded {
+            columns[c] = Some(col);
         }
         let arrays = self
             .arrow
@@ -133,6 +136,31 @@ impl<'a> FileReader<'a> {
             usize::try_from(rows).map_err(|_| Error::oos(format!("row group {i}: {rows} rows")))?;
         RecordBatch::try_new_with_rows(self.schema_ref.clone(), arrays, rows)
             .map_err(|e| e.into_input_error().context(format!("row group {i}")))
+    }
+
+    /// Column `c` of row group `i`, decoded and its levels assembled.
+    fn read_column(&self, i: usize, c: usize, decompressor: &mut Decompressor) -> Result<Column> {
+        let schema = self.meta.schema_descr();
+        let descr = &schema.columns()[c];
+        let at = || format!("row group {i}, column {c} ({:?})", descr.dotted_path());
+        let chunk = self.meta.column_chunk(i, c).map_err(|e| e.context(at()))?;
+        let mut range =
+            chunk_byte_range(&chunk, &self.meta.data_range()).map_err(|e| e.context(at()))?;
+        if self.dictionary_size_missing {
+            // PARQUET-816: old parquet-mr left the dictionary page header out of the size.
+            range.end = (range.end + MAX_DICTIONARY_HEADER).min(self.meta.data_range().end);
+        }
+        let bytes = &self.bytes[range.start as usize..range.end as usize];
+        let meta = chunk
+            .meta_data
+            .as_ref()
+            .ok_or_else(|| Error::oos(format!("{}: no metadata", at())))?;
+        let options = ChunkOptions {
+            verify_crc: self.options.verify_crc,
+        };
+        let leaf =
+            decode_chunk(bytes, meta, descr, options, decompressor).map_err(|e| e.context(at()))?;
+        Column::new(schema, c, leaf).map_err(|e| e.context(at()))
     }
 
     /// Every row group, in order.

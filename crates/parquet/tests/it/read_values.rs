@@ -203,3 +203,45 @@ fn pyarrow_written_matrix_reads_as_pyarrow_reads_it() {
     );
     assert_eq!(same, files.len());
 }
+
+/// Decoding column chunks on one thread or on several gives the same batches.
+#[test]
+fn the_thread_count_does_not_change_what_is_read() {
+    use quiver_arrow::compute::logical_eq;
+    use quiver_arrow::parallel::ThreadPool;
+    let Some(files) = parquet_files() else { return };
+    let mut compared = 0;
+    for f in files
+        .iter()
+        .filter(|f| f.to_str().unwrap().contains("parquet-testing/data"))
+    {
+        let bytes = std::fs::read(f).unwrap();
+        let read = |threads: ThreadPool| {
+            let options = ReadOptions {
+                threads,
+                verify_crc: false,
+                ..ReadOptions::default()
+            };
+            FileReader::try_new(&bytes, options)
+                .and_then(|r| r.read_all())
+                .map_err(|e| e.to_string())
+        };
+        match (
+            read(ThreadPool::sequential()),
+            read(ThreadPool::new(3).unwrap()),
+        ) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.len(), b.len());
+                for (x, y) in a.iter().zip(&b) {
+                    for (cx, cy) in x.columns().iter().zip(y.columns()) {
+                        assert!(logical_eq(cx, cy), "{}", f.display());
+                    }
+                }
+                compared += 1;
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "{}", f.display()),
+            (a, b) => panic!("{}: {:?} vs {:?}", f.display(), a.is_ok(), b.is_ok()),
+        }
+    }
+    assert!(compared > 40, "{compared}");
+}

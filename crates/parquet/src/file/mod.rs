@@ -1,20 +1,32 @@
-//! Reading whole files: over the bytes of a file in memory (or a memory map), one record batch
-//! per row group, every column decoded. (Projection, row selection, batch sizes, parallel
-//! decoding and the `Read + Seek` and sans-IO fetchers build on this.)
+//! Reading files: [`FileReader`] over a file in memory (or a memory map) or a `Read + Seek`,
+//! batches by a [`Selection`] (columns, row groups, rows, offset, limit, batch size). The work
+//! for a row group is planned first (the byte ranges of the projected column chunks), the bytes
+//! fetched, then the chunks decoded in parallel and the arrays built.
+
+mod batches;
+mod selection;
+mod source;
+
+pub use batches::Batches;
+pub use selection::{RowRanges, Selection};
+pub use source::{ReadAt, read_footer};
 
 use crate::arrow::build::{Column, build};
 use crate::arrow::leaf::{ChunkOptions, decode_chunk};
 use crate::arrow::options::ReadOptions;
+use crate::arrow::plan::Plan;
 use crate::arrow::{ArrowSchema, arrow_schema};
 use crate::codec::Decompressor;
-use crate::metadata::{ParquetMetaData, chunk_byte_range, parse_file};
+use crate::metadata::{MAGIC, ParquetMetaData, chunk_byte_range, parse_file, parse_metadata};
 use quiver_arrow::datatype::SchemaRef;
 use quiver_arrow::{Error, RecordBatch, Result};
+use source::Source;
+use std::ops::Range;
 use std::sync::Arc;
 
-/// A Parquet file in memory, its metadata decoded.
+/// A Parquet file, its metadata decoded.
 pub struct FileReader<'a> {
-    bytes: &'a [u8],
+    source: Source<'a>,
     meta: ParquetMetaData<'a>,
     arrow: ArrowSchema,
     options: ReadOptions,
@@ -50,9 +62,37 @@ fn parquet_816(created_by: Option<&str>) -> bool {
 }
 
 impl<'a> FileReader<'a> {
-    /// Decodes the footer of the file `bytes`.
+    /// Decodes the footer of the file `bytes` (a whole file in memory or memory-mapped).
     pub fn try_new(bytes: &'a [u8], options: ReadOptions) -> Result<Self> {
-        let meta = parse_file(bytes)?;
+        Self::with_metadata(parse_file(bytes)?, Source::Bytes(bytes), options)
+    }
+
+    /// A reader over `reader`, a file of `len` bytes whose metadata `footer` is (from
+    /// [`read_footer`]). Column chunks are read from `reader` when a row group is read.
+    pub fn from_reader(
+        footer: &'a [u8],
+        len: u64,
+        reader: impl ReadAt + 'a,
+        options: ReadOptions,
+    ) -> Result<Self> {
+        let meta = parse_metadata(footer, len)?;
+        let source = Source::Reader(std::sync::Mutex::new(Box::new(reader)), len);
+        let head = source.fetch(0..MAGIC.len() as u64)?;
+        if head.as_ref() != MAGIC {
+            return Err(Error::oos(format!(
+                "not a Parquet file: the first 4 bytes are {:02x?}, not \"PAR1\"",
+                head.as_ref()
+            )));
+        }
+        drop(head);
+        Self::with_metadata(meta, source, options)
+    }
+
+    fn with_metadata(
+        meta: ParquetMetaData<'a>,
+        source: Source<'a>,
+        options: ReadOptions,
+    ) -> Result<Self> {
         let kv: Vec<(&[u8], Option<&[u8]>)> = meta
             .file()
             .key_value_metadata
@@ -69,7 +109,7 @@ impl<'a> FileReader<'a> {
         let dictionary_size_missing = parquet_816(created_by);
         Ok(FileReader {
             dictionary_size_missing,
-            bytes,
+            source,
             meta,
             arrow,
             options,
@@ -92,57 +132,82 @@ impl<'a> FileReader<'a> {
         self.meta.num_row_groups()
     }
 
-    /// Row group `i` as one record batch. Column chunks are decoded in parallel on
-    /// [`ReadOptions::threads`], the largest first.
+    /// Row group `i` as one record batch, every column.
     pub fn read_row_group(&self, i: usize) -> Result<RecordBatch> {
-        let rows = self.meta.row_group(i)?.num_rows;
-        let schema = self.meta.schema_descr();
-        let mut jobs: Vec<(usize, i64)> = (0..schema.columns().len())
-            .map(|c| {
-                let size = self
-                    .meta
-                    .column_chunk(i, c)
-                    .ok()
-                    .and_then(|ch| ch.meta_data.as_ref().map(|m| m.total_compressed_size))
-                    .unwrap_or(0);
-                (c, size)
-            })
-            .collect();
-        jobs.sort_by_key(|&(c, size)| (std::cmp::Reverse(size), c));
-        let decoded = self.options.threads.run_jobs(
-            jobs,
-            || {
-                let mut decompressor = Decompressor::default();
-                move |(c, _): (usize, i64)| {
-                    self.read_column(i, c, &mut decompressor)
-                        .map(|col| (c, col))
-                }
-            },
-            || {},
-        )?;
-        let mut columns: Vec<Option<Column>> = (0..schema.columns().len()).map(|_| None).collect();
-        for (c, col) in decoded {
-            columns[c] = Some(col);
-        }
-        let arrays = self
-            .arrow
-            .plans
-            .iter()
-            .zip(self.arrow.schema.fields.iter())
-            .map(|(p, f)| build(p, f, &mut columns))
-            .collect::<Result<Vec<_>>>()
-            .map_err(|e| e.context(format!("row group {i}")))?;
-        let rows =
-            usize::try_from(rows).map_err(|_| Error::oos(format!("row group {i}: {rows} rows")))?;
-        RecordBatch::try_new_with_rows(self.schema_ref.clone(), arrays, rows)
-            .map_err(|e| e.into_input_error().context(format!("row group {i}")))
+        let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
+        self.read_projected(i, &self.project_fields(&all))
     }
 
-    /// Column `c` of row group `i`, decoded and its levels assembled.
-    fn read_column(&self, i: usize, c: usize, decompressor: &mut Decompressor) -> Result<Column> {
-        let schema = self.meta.schema_descr();
-        let descr = &schema.columns()[c];
-        let at = || format!("row group {i}, column {c} ({:?})", descr.dotted_path());
+    /// The projection of `fields` (top-level field indices, in output order).
+    fn project_fields(&self, fields: &[usize]) -> Projection {
+        let mut columns = Vec::new();
+        for &f in fields {
+            leaf_columns(&self.arrow.plans[f], &mut columns);
+        }
+        columns.sort_unstable();
+        columns.dedup();
+        let schema = if fields.len() == self.arrow.plans.len()
+            && fields.iter().enumerate().all(|(i, &f)| i == f)
+        {
+            self.schema_ref.clone()
+        } else {
+            let picked: Vec<_> = fields
+                .iter()
+                .map(|&f| self.arrow.schema.fields[f].clone())
+                .collect();
+            Arc::new(
+                quiver_arrow::datatype::Schema::new(picked)
+                    .with_metadata(self.arrow.schema.metadata.clone()),
+            )
+        };
+        Projection {
+            fields: fields.to_vec(),
+            columns,
+            schema,
+        }
+    }
+
+    /// The projection of top-level fields named `names` (`None`: all); an unknown name is an
+    /// error naming it.
+    pub(crate) fn project(&self, names: Option<&[String]>) -> Result<Projection> {
+        let Some(names) = names else {
+            let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
+            return Ok(self.project_fields(&all));
+        };
+        let fields = names
+            .iter()
+            .map(|n| {
+                self.arrow
+                    .schema
+                    .fields
+                    .iter()
+                    .position(|f| f.name() == n)
+                    .ok_or_else(|| {
+                        let known: Vec<&str> =
+                            self.arrow.schema.fields.iter().map(|f| f.name()).collect();
+                        Error::invalid(format!(
+                            "no column {n:?} (the columns are {})",
+                            known.join(", ")
+                        ))
+                    })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.project_fields(&fields))
+    }
+
+    /// The byte ranges of row group `i`'s column chunks that `projection` needs, in file order
+    /// (what an IO layer fetches; nearby ranges are read separately for now).
+    pub fn plan_row_group(&self, i: usize, columns: &[usize]) -> Result<Vec<(usize, Range<u64>)>> {
+        let mut plan = columns
+            .iter()
+            .map(|&c| self.chunk_range(i, c).map(|r| (c, r)))
+            .collect::<Result<Vec<_>>>()?;
+        plan.sort_by_key(|(_, r)| r.start);
+        Ok(plan)
+    }
+
+    fn chunk_range(&self, i: usize, c: usize) -> Result<Range<u64>> {
+        let at = || format!("row group {i}, column {c}");
         let chunk = self.meta.column_chunk(i, c).map_err(|e| e.context(at()))?;
         let mut range =
             chunk_byte_range(&chunk, &self.meta.data_range()).map_err(|e| e.context(at()))?;
@@ -150,7 +215,73 @@ impl<'a> FileReader<'a> {
             // PARQUET-816: old parquet-mr left the dictionary page header out of the size.
             range.end = (range.end + MAX_DICTIONARY_HEADER).min(self.meta.data_range().end);
         }
-        let bytes = &self.bytes[range.start as usize..range.end as usize];
+        Ok(range)
+    }
+
+    /// Row group `i`, the columns of `projection`: the chunks fetched in file order, decoded
+    /// in parallel on [`ReadOptions::threads`] (largest first), the arrays built.
+    pub(crate) fn read_projected(&self, i: usize, projection: &Projection) -> Result<RecordBatch> {
+        let rows = self.meta.row_group(i)?.num_rows;
+        let plan = self.plan_row_group(i, &projection.columns)?;
+        let fetched = plan
+            .into_iter()
+            .map(|(c, r)| {
+                let len = r.end - r.start;
+                self.source.fetch(r).map(|b| (c, len, b))
+            })
+            .collect::<Result<Vec<_>>>()
+            .map_err(|e| e.context(format!("row group {i}")))?;
+        let mut jobs: Vec<(usize, u64, &[u8])> = fetched
+            .iter()
+            .map(|(c, len, b)| (*c, *len, b.as_ref()))
+            .collect();
+        jobs.sort_by_key(|&(c, len, _)| (std::cmp::Reverse(len), c));
+        let decoded = self.options.threads.run_jobs(
+            jobs,
+            || {
+                let mut decompressor = Decompressor::default();
+                move |(c, _, bytes): (usize, u64, &[u8])| {
+                    self.read_column(i, c, bytes, &mut decompressor)
+                        .map(|col| (c, col))
+                }
+            },
+            || {},
+        )?;
+        let schema = self.meta.schema_descr();
+        let mut columns: Vec<Option<Column>> = (0..schema.columns().len()).map(|_| None).collect();
+        for (c, col) in decoded {
+            columns[c] = Some(col);
+        }
+        let arrays = projection
+            .fields
+            .iter()
+            .map(|&f| {
+                build(
+                    &self.arrow.plans[f],
+                    &self.arrow.schema.fields[f],
+                    &mut columns,
+                )
+            })
+            .collect::<Result<Vec<_>>>()
+            .map_err(|e| e.context(format!("row group {i}")))?;
+        let rows =
+            usize::try_from(rows).map_err(|_| Error::oos(format!("row group {i}: {rows} rows")))?;
+        RecordBatch::try_new_with_rows(projection.schema.clone(), arrays, rows)
+            .map_err(|e| e.into_input_error().context(format!("row group {i}")))
+    }
+
+    /// Column `c` of row group `i` from its chunk's `bytes`, decoded and its levels assembled.
+    fn read_column(
+        &self,
+        i: usize,
+        c: usize,
+        bytes: &[u8],
+        decompressor: &mut Decompressor,
+    ) -> Result<Column> {
+        let schema = self.meta.schema_descr();
+        let descr = &schema.columns()[c];
+        let at = || format!("row group {i}, column {c} ({:?})", descr.dotted_path());
+        let chunk = self.meta.column_chunk(i, c).map_err(|e| e.context(at()))?;
         let meta = chunk
             .meta_data
             .as_ref()
@@ -163,6 +294,11 @@ impl<'a> FileReader<'a> {
         Column::new(schema, c, leaf).map_err(|e| e.context(at()))
     }
 
+    /// Batches by `selection`, in row order.
+    pub fn batches(&self, selection: &Selection) -> Result<Batches<'_, 'a>> {
+        Batches::new(self, selection)
+    }
+
     /// Every row group, in order.
     pub fn read_all(&self) -> Result<Vec<RecordBatch>> {
         (0..self.num_row_groups())
@@ -173,5 +309,28 @@ impl<'a> FileReader<'a> {
     /// The options in use.
     pub fn options(&self) -> &ReadOptions {
         &self.options
+    }
+}
+
+/// The top-level fields to read and the leaf columns they need.
+pub(crate) struct Projection {
+    fields: Vec<usize>,
+    columns: Vec<usize>,
+    schema: SchemaRef,
+}
+
+impl Projection {
+    /// The schema of the projected batches.
+    pub(crate) fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+}
+
+/// Appends the leaf columns under `plan`.
+fn leaf_columns(plan: &Plan, out: &mut Vec<usize>) {
+    match plan {
+        Plan::Leaf { column, .. } => out.push(*column),
+        Plan::Struct { children, .. } => children.iter().for_each(|c| leaf_columns(c, out)),
+        Plan::List { element, .. } => leaf_columns(element, out),
     }
 }

@@ -5,3 +5,4 @@ mod files;
 mod mutants;
 mod mutate;
 mod read_values;
+mod selection;

@@ -1,0 +1,149 @@
+//! Selections (columns, row groups, row ranges, offset, limit, batch size) and the `Read + Seek`
+//! reader give exactly the rows of the whole file that they select: checked against the whole
+//! file read in memory (itself checked against pyarrow in `read_values.rs`).
+
+use quiver_arrow::compute::{concat, logical_eq};
+use quiver_arrow::{Array, RecordBatch};
+use quiver_parquet::arrow::options::ReadOptions;
+use quiver_parquet::file::{FileReader, Selection, read_footer};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A pyarrow-written file of 1,000 rows in row groups of 128 (the last one short).
+fn file(dir: &Path) -> Vec<u8> {
+    let path = dir.join("rg.parquet");
+    let script = "import pyarrow as pa, pyarrow.parquet as pq, sys\n\
+        n = 1000\n\
+        t = pa.table({'i': pa.array(range(n), pa.int64()),\n\
+                      's': pa.array([None if i % 7 == 0 else f'v{i}' for i in range(n)]),\n\
+                      'l': pa.array([[i] * (i % 3) for i in range(n)], pa.list_(pa.int32()))})\n\
+        pq.write_table(t, sys.argv[1], row_group_size=128)";
+    let ok = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    std::fs::read(path).unwrap()
+}
+
+/// Column `c` of every batch, concatenated.
+fn column(batches: &[RecordBatch], c: usize) -> Array {
+    let parts: Vec<&Array> = batches.iter().map(|b| &b.columns()[c]).collect();
+    concat(&parts).unwrap()
+}
+
+fn read(r: &FileReader, s: &Selection) -> Vec<RecordBatch> {
+    r.batches(s)
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+#[test]
+fn selections_give_the_rows_they_select() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = file(dir.path());
+    let r = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+    assert_eq!(r.num_row_groups(), 8);
+    let whole = read(&r, &Selection::default());
+    let all: Vec<Array> = (0..3).map(|c| column(&whole, c)).collect();
+    assert_eq!(all[0].len(), 1000);
+
+    // Offset and limit across row groups, small batches; projection reorders.
+    let s = Selection {
+        columns: Some(vec!["l".into(), "i".into()]),
+        offset: 300,
+        limit: Some(333),
+        batch_size: 50,
+        ..Selection::default()
+    };
+    let got = read(&r, &s);
+    assert!(
+        got.iter()
+            .all(|b| b.num_rows() <= 50 && b.num_columns() == 2)
+    );
+    assert_eq!(got[0].schema().fields[0].name(), "l");
+    assert!(logical_eq(&column(&got, 0), &all[2].slice(300, 333)));
+    assert!(logical_eq(&column(&got, 1), &all[0].slice(300, 333)));
+
+    // Row groups in a chosen order, and row ranges inside one of them.
+    let s = Selection {
+        row_groups: Some(vec![5, 1]),
+        rows: BTreeMap::from([(5, vec![3..10, 100..128])]),
+        ..Selection::default()
+    };
+    let got = read(&r, &s);
+    let want = concat(&[
+        &all[0].slice(640 + 3, 7),
+        &all[0].slice(640 + 100, 28),
+        &all[0].slice(128, 128),
+    ])
+    .unwrap();
+    assert!(logical_eq(&column(&got, 0), &want));
+
+    // Errors name what is wrong.
+    let e = |s: Selection| r.batches(&s).err().unwrap().to_string();
+    assert!(
+        e(Selection {
+            columns: Some(vec!["x".into()]),
+            ..Selection::default()
+        })
+        .contains("no column \"x\"")
+    );
+    assert!(
+        e(Selection {
+            row_groups: Some(vec![8]),
+            ..Selection::default()
+        })
+        .contains("row group 8 requested")
+    );
+    assert!(
+        e(Selection {
+            batch_size: 0,
+            ..Selection::default()
+        })
+        .contains("batch size")
+    );
+    let bad = Selection {
+        rows: BTreeMap::from([(0, vec![5..3])]),
+        ..Selection::default()
+    };
+    let err = r
+        .batches(&bad)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("row ranges must be sorted"), "{err}");
+}
+
+#[test]
+fn a_seekable_reader_reads_what_memory_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = file(dir.path());
+    let mut f = std::fs::File::open(dir.path().join("rg.parquet")).unwrap();
+    let (footer, len) = read_footer(&mut f).unwrap();
+    let seek = FileReader::from_reader(&footer, len, f, ReadOptions::default()).unwrap();
+    let mem = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+    let s = Selection {
+        offset: 77,
+        limit: Some(500),
+        ..Selection::default()
+    };
+    let (a, b) = (read(&seek, &s), read(&mem, &s));
+    for c in 0..3 {
+        assert!(logical_eq(&column(&a, c), &column(&b, c)));
+    }
+    // A file cut short: the footer is there, a column chunk is not.
+    let cut = std::io::Cursor::new(bytes[..bytes.len() / 2].to_vec());
+    let r = FileReader::from_reader(&footer, len, cut, ReadOptions::default()).unwrap();
+    let err = r
+        .batches(&Selection::default())
+        .unwrap()
+        .find_map(|b| b.err())
+        .unwrap()
+        .to_string();
+    assert!(err.contains("row group"), "{err}");
+}

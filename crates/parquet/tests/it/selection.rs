@@ -106,7 +106,7 @@ fn selections_give_the_rows_they_select() {
         .contains("batch size")
     );
     let bad = Selection {
-        rows: BTreeMap::from([(0, vec![5..3])]),
+        rows: BTreeMap::from([(0, vec![5..10, 7..12])]),
         ..Selection::default()
     };
     let err = r

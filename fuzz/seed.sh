@@ -65,3 +65,16 @@ for d in ["parquet-testing/data", "parquet-testing/bad_data", "arrow-testing/dat
             n += 1
 print(f"seeded {n} Parquet footers into {out}")
 PY
+
+# parquet_read gets whole files: the small Parquet test files (up to 64 KiB, so each run is
+# fast), from parquet-testing and arrow-testing/data/parquet (the fuzz regressions included).
+read_corpus="$fuzz_dir/corpus/parquet_read"
+mkdir -p "$read_corpus"
+n=0
+for d in parquet-testing/data parquet-testing/bad_data arrow-testing/data/parquet; do
+    while IFS= read -r -d '' f; do
+        install -m 644 "$f" "$read_corpus/$(basename "$f")"
+        n=$((n + 1))
+    done < <(find "$data_dir/$d" -type f -size -64k \( -name '*.parquet' -o -path '*fuzzing*' \) -print0)
+done
+echo "seeded $n Parquet files into $read_corpus"

@@ -3,7 +3,9 @@
 //! (decoded run by run) for a flat column with one optional node, full levels otherwise.
 
 use crate::codec::Decompressor;
-use crate::encoding::byte_array::{self, ByteArraySink, DeltaByteArrayScratch, OffsetsSink};
+use crate::encoding::byte_array::{
+    self, ByteArraySink, DeltaByteArrayScratch, FlexOffsets, OffsetsSink,
+};
 use crate::encoding::rle::RleDecoder;
 use crate::encoding::{byte_stream_split, delta, dictionary, plain};
 use crate::format::{ColumnMetaData, Encoding, Type};
@@ -25,15 +27,15 @@ pub enum Dense {
         /// The values.
         data: MutableBuffer,
     },
-    /// BYTE_ARRAY: offsets and bytes.
-    Bytes(OffsetsSink<i64>),
+    /// BYTE_ARRAY: offsets (32-bit while the bytes fit them) and bytes.
+    Bytes(FlexOffsets),
 }
 
 impl Dense {
     fn new(physical: Type, type_length: usize) -> Result<Dense> {
         Ok(match physical {
             Type::BOOLEAN => Dense::Bool(MutableBitmap::with_capacity(0)),
-            Type::BYTE_ARRAY => Dense::Bytes(OffsetsSink::new()),
+            Type::BYTE_ARRAY => Dense::Bytes(FlexOffsets::default()),
             other => Dense::Fixed {
                 width: fixed_width(other, type_length)?,
                 data: MutableBuffer::new(),
@@ -202,7 +204,7 @@ impl ChunkDecoder<'_> {
         let dict = match self.descr.physical {
             Type::BYTE_ARRAY => {
                 let mut sink = OffsetsSink::new();
-                byte_array::plain(values, n, &mut sink)?;
+                sink.extend_plain(values, n)?;
                 Dict::Bytes(sink)
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
@@ -324,7 +326,7 @@ impl ChunkDecoder<'_> {
                 Ok(())
             }
             (Dense::Bytes(sink), Encoding::PLAIN) => {
-                byte_array::plain(src, n, sink).map(drop).map_err(ctx)
+                sink.extend_plain(src, n).map(drop).map_err(ctx)
             }
             (Dense::Bytes(sink), Encoding::DELTA_LENGTH_BYTE_ARRAY) => {
                 byte_array::delta_length(src, n, sink, &mut self.lengths)

@@ -114,6 +114,187 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
     }
 }
 
+impl<O: Offset> OffsetsSink<O> {
+    /// Decodes `n` PLAIN values from the start of `src` as [`plain`] does, in one pass that
+    /// writes the bytes and offsets straight into the reserved capacity: the offsets' overflow
+    /// is checked once for the whole page (the values take fewer bytes than the page), and a
+    /// short value is copied as one 16-byte block. Returns the bytes the values took.
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::byte_array::OffsetsSink;
+    /// let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0, 1, 0, 0, 0, b'!'];
+    /// let mut sink = OffsetsSink::<i32>::new();
+    /// assert_eq!(sink.extend_plain(&page, 3).unwrap(), 15);
+    /// assert_eq!(sink.offsets.typed::<i32>(), &[0, 2, 2, 3]);
+    /// assert_eq!(sink.values.as_slice(), b"hi!");
+    /// assert!(sink.extend_plain(&page, 4).is_err());
+    /// ```
+    pub fn extend_plain(&mut self, src: &[u8], n: usize) -> Result<usize> {
+        if n > src.len() / 4 {
+            return Err(Error::oos(format!(
+                "{n} PLAIN byte arrays cannot fit in {} bytes",
+                src.len()
+            )));
+        }
+        let base = self.values.len();
+        if base
+            .checked_add(src.len())
+            .and_then(O::from_usize)
+            .is_none()
+        {
+            // The page may still fit: check value by value.
+            return plain(src, n, self);
+        }
+        // Room for `src.len()` value bytes: every value lies inside `src`, after its length.
+        self.values.try_reserve(src.len())?;
+        self.offsets.try_reserve(n * std::mem::size_of::<O>())?;
+        let values = self.values.spare_capacity_mut();
+        let cap = values.len();
+        let dst = values.as_mut_ptr().cast::<u8>();
+        let offsets = &mut self.offsets.spare_capacity_mut()[..n * std::mem::size_of::<O>()];
+        let mut pos = 0;
+        let mut end = 0;
+        for (i, slot) in offsets
+            .chunks_exact_mut(std::mem::size_of::<O>())
+            .enumerate()
+        {
+            let len = src
+                .get(pos..pos + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+            let start = pos + 4;
+            let Some(len) = len.filter(|&l| l <= src.len() - start) else {
+                return Err(Error::oos(format!(
+                    "PLAIN byte array {i} at byte {pos} runs past the end of its {} bytes",
+                    src.len()
+                )));
+            };
+            // `end <= start - 4` (each value so far took 4 more bytes in `src` than in the
+            // output), so `end + len <= src.len() <= cap`.
+            debug_assert!(end + len <= cap);
+            // SAFETY: `src[start..start + len]` is in bounds (checked above); the output range
+            // `[end, end + len)` (or `[end, end + 16)` when `end + 16 <= cap`) lies in the
+            // spare capacity (see above); source and output are distinct allocations.
+            unsafe {
+                let from = src.as_ptr().add(start);
+                if len <= 16 && start + 16 <= src.len() && end + 16 <= cap {
+                    std::ptr::copy_nonoverlapping(from, dst.add(end), 16);
+                } else {
+                    std::ptr::copy_nonoverlapping(from, dst.add(end), len);
+                }
+            }
+            end += len;
+            pos = start + len;
+            // ok: `base + end <= base + src.len()`, checked above to fit `O`.
+            let o = O::from_usize(base + end).unwrap_or(O::ZERO);
+            for (s, b) in slot.iter_mut().zip(bytemuck::bytes_of(&o)) {
+                s.write(*b);
+            }
+        }
+        let offsets_len = self.offsets.len() + n * std::mem::size_of::<O>();
+        // SAFETY: the loop wrote `end` value bytes after `base` and `n` offsets after the old
+        // length, all inside the capacity reserved above.
+        unsafe {
+            self.values.set_len(base + end);
+            self.offsets.set_len(offsets_len);
+        }
+        Ok(pos)
+    }
+}
+
+/// Offsets and values whose offsets are 32-bit while the values fit them and 64-bit from the
+/// first value that does not: `Utf8`/`Binary` columns need no narrowing, and larger ones still
+/// decode.
+#[derive(Debug)]
+pub enum FlexOffsets {
+    /// 32-bit offsets.
+    Narrow(OffsetsSink<i32>),
+    /// 64-bit offsets.
+    Wide(OffsetsSink<i64>),
+}
+
+impl Default for FlexOffsets {
+    fn default() -> Self {
+        FlexOffsets::Narrow(OffsetsSink::new())
+    }
+}
+
+impl FlexOffsets {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            FlexOffsets::Narrow(s) => s.len(),
+            FlexOffsets::Wide(s) => s.len(),
+        }
+    }
+
+    /// True when no value was appended.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values with 64-bit offsets (widened if they were 32-bit).
+    pub fn into_wide(self) -> OffsetsSink<i64> {
+        match self {
+            FlexOffsets::Wide(s) => s,
+            FlexOffsets::Narrow(s) => {
+                let mut offsets = MutableBuffer::with_capacity(s.offsets.len() * 2);
+                offsets.extend_from_exact_iter(s.offsets.typed::<i32>().iter().map(|&o| o as i64));
+                OffsetsSink {
+                    offsets,
+                    values: s.values,
+                    _offset: std::marker::PhantomData,
+                }
+            }
+        }
+    }
+
+    /// Widens the offsets unless `more` bytes of values fit 32-bit offsets.
+    fn make_room(&mut self, more: usize) {
+        if let FlexOffsets::Narrow(s) = self
+            && s.values.len().saturating_add(more) > i32::MAX as usize
+        {
+            let narrow = std::mem::take(self);
+            *self = FlexOffsets::Wide(narrow.into_wide());
+        }
+    }
+
+    /// Decodes `n` PLAIN values from the start of `src` ([`OffsetsSink::extend_plain`]).
+    pub fn extend_plain(&mut self, src: &[u8], n: usize) -> Result<usize> {
+        self.make_room(src.len());
+        match self {
+            FlexOffsets::Narrow(s) => s.extend_plain(src, n),
+            FlexOffsets::Wide(s) => s.extend_plain(src, n),
+        }
+    }
+}
+
+impl ByteArraySink for FlexOffsets {
+    fn reserve(&mut self, values: usize, bytes: usize) -> Result<()> {
+        self.make_room(bytes);
+        match self {
+            FlexOffsets::Narrow(s) => s.reserve(values, bytes),
+            FlexOffsets::Wide(s) => s.reserve(values, bytes),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, value: &[u8]) -> Result<()> {
+        self.make_room(value.len());
+        match self {
+            FlexOffsets::Narrow(s) => s.push(value),
+            FlexOffsets::Wide(s) => s.push(value),
+        }
+    }
+
+    fn extend_concatenated(&mut self, data: &[u8], lengths: &[i32]) -> Result<()> {
+        self.make_room(data.len());
+        match self {
+            FlexOffsets::Narrow(s) => s.extend_concatenated(data, lengths),
+            FlexOffsets::Wide(s) => s.extend_concatenated(data, lengths),
+        }
+    }
+}
+
 /// Decodes `n` PLAIN BYTE_ARRAY values from the start of `src` into `sink`; returns the bytes
 /// they took.
 ///

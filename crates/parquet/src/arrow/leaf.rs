@@ -3,9 +3,7 @@
 //! (decoded run by run) for a flat column with one optional node, full levels otherwise.
 
 use crate::codec::Decompressor;
-use crate::encoding::byte_array::{
-    self, ByteArraySink, DeltaByteArrayScratch, FlexOffsets, OffsetsSink,
-};
+use crate::encoding::byte_array::{self, DeltaByteArrayScratch, FlexOffsets, OffsetsSink};
 use crate::encoding::rle::RleDecoder;
 use crate::encoding::{byte_stream_split, delta, dictionary, plain};
 use crate::format::{ColumnMetaData, Encoding, Type};
@@ -357,6 +355,22 @@ impl ChunkDecoder<'_> {
             (Dense::Fixed { width, data }, Dict::Fixed { data: values, .. }) => match *width {
                 4 => dictionary::gather(&mut indices, n, values.typed::<u32>(), data),
                 8 => dictionary::gather(&mut indices, n, values.typed::<u64>(), data),
+                w @ 1..=16 => {
+                    macro_rules! by_width {
+                        ($($w:literal)*) => {
+                            match w {
+                                $($w => dictionary::gather(
+                                    &mut indices,
+                                    n,
+                                    values.typed::<[u8; $w]>(),
+                                    data,
+                                ),)*
+                                _ => Err(Error::invalid(format!("gather of width {w}"))),
+                            }
+                        };
+                    }
+                    by_width!(1 2 3 5 6 7 9 10 11 12 13 14 15 16)
+                }
                 w => {
                     let all = values.as_slice();
                     dictionary::for_each_block(&mut indices, n, dict.len(), |idx| {
@@ -368,14 +382,8 @@ impl ChunkDecoder<'_> {
                 }
             },
             (Dense::Bytes(sink), Dict::Bytes(values)) => {
-                let offsets = values.offsets.typed::<i64>();
-                let bytes = values.values.as_slice();
                 dictionary::for_each_block(&mut indices, n, dict.len(), |idx| {
-                    for &i in idx {
-                        let i = i as usize;
-                        sink.push(&bytes[offsets[i] as usize..offsets[i + 1] as usize])?;
-                    }
-                    Ok(())
+                    sink.extend_gather(values, idx)
                 })
             }
             _ => Err(Error::oos("dictionary of another physical type")),

@@ -201,6 +201,96 @@ impl<O: Offset> OffsetsSink<O> {
     }
 }
 
+/// The bytes the values of `dict` at `idx` take in all, or an error for an index out of range.
+fn gathered_len(dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<usize> {
+    let offsets = dict.offsets.typed::<i64>();
+    let mut total = 0usize;
+    for &i in idx {
+        let i = i as usize;
+        let (Some(&start), Some(&end)) = (offsets.get(i), offsets.get(i + 1)) else {
+            return Err(Error::oos(format!(
+                "dictionary index {i} is out of range for a dictionary of {} values",
+                dict.len()
+            )));
+        };
+        total += (end - start) as usize;
+    }
+    Ok(total)
+}
+
+impl<O: Offset> OffsetsSink<O> {
+    /// Appends the values of `dict` at `idx` (a dictionary's values gathered), whose bytes take
+    /// `total` in all ([`gathered_len`]): one overflow check, and short values copied as
+    /// 16-byte blocks straight into the reserved capacity.
+    fn extend_gather_len(
+        &mut self,
+        dict: &OffsetsSink<i64>,
+        idx: &[u32],
+        total: usize,
+    ) -> Result<()> {
+        let base = self.values.len();
+        if base.checked_add(total).and_then(O::from_usize).is_none() {
+            return Err(Error::overflow(format!(
+                "{} bytes of values overflow {}-bit offsets",
+                base.saturating_add(total),
+                std::mem::size_of::<O>() * 8
+            )));
+        }
+        let offsets = dict.offsets.typed::<i64>();
+        let bytes = dict.values.as_slice();
+        // 16 bytes of slack, so that the last short value may be copied as a block too.
+        self.values.try_reserve(total + 16)?;
+        self.offsets
+            .try_reserve(idx.len() * std::mem::size_of::<O>())?;
+        let dst = self.values.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+        let mut end = 0;
+        for &i in idx {
+            let i = i as usize;
+            // ok: `gathered_len` checked every index, and a dictionary's offsets rise within
+            // its bytes (built by this sink).
+            let value = &bytes[offsets[i] as usize..offsets[i + 1] as usize];
+            if end + value.len() > total {
+                return Err(Error::invalid("gathered values exceed their total"));
+            }
+            // SAFETY: `[end, end + 16)` and `[end, end + len)` lie within the `total + 16`
+            // bytes reserved (`end + len <= total`, checked above); the block source is 16
+            // bytes of `bytes` (checked); source and destination are distinct allocations.
+            unsafe {
+                match bytes.get(offsets[i] as usize..offsets[i] as usize + 16) {
+                    Some(block) if value.len() <= 16 => {
+                        std::ptr::copy_nonoverlapping(block.as_ptr(), dst.add(end), 16)
+                    }
+                    _ => std::ptr::copy_nonoverlapping(value.as_ptr(), dst.add(end), value.len()),
+                }
+            }
+            end += value.len();
+            // ok: `base + end <= base + total`, checked above to fit `O`.
+            self.offsets
+                .push(O::from_usize(base + end).unwrap_or(O::ZERO));
+        }
+        // SAFETY: the loop wrote `end` bytes after `base`, inside the reserved capacity.
+        unsafe { self.values.set_len(base + end) };
+        Ok(())
+    }
+
+    /// Appends the values of `dict` at `idx` (a dictionary's values gathered).
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::byte_array::OffsetsSink;
+    /// let mut dict = OffsetsSink::<i64>::new();
+    /// dict.extend_plain(&[2, 0, 0, 0, b'h', b'i', 1, 0, 0, 0, b'!'], 2).unwrap();
+    /// let mut sink = OffsetsSink::<i32>::new();
+    /// sink.extend_gather(&dict, &[1, 0, 1]).unwrap();
+    /// assert_eq!(sink.offsets.typed::<i32>(), &[0, 1, 3, 4]);
+    /// assert_eq!(sink.values.as_slice(), b"!hi!");
+    /// assert!(sink.extend_gather(&dict, &[2]).is_err());
+    /// ```
+    pub fn extend_gather(&mut self, dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<()> {
+        let total = gathered_len(dict, idx)?;
+        self.extend_gather_len(dict, idx, total)
+    }
+}
+
 /// Offsets and values whose offsets are 32-bit while the values fit them and 64-bit from the
 /// first value that does not: `Utf8`/`Binary` columns need no narrowing, and larger ones still
 /// decode.
@@ -264,6 +354,18 @@ impl FlexOffsets {
         match self {
             FlexOffsets::Narrow(s) => s.extend_plain(src, n),
             FlexOffsets::Wide(s) => s.extend_plain(src, n),
+        }
+    }
+}
+
+impl FlexOffsets {
+    /// Appends the values of `dict` at `idx` ([`OffsetsSink::extend_gather`]).
+    pub fn extend_gather(&mut self, dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<()> {
+        let total = gathered_len(dict, idx)?;
+        self.make_room(total);
+        match self {
+            FlexOffsets::Narrow(s) => s.extend_gather_len(dict, idx, total),
+            FlexOffsets::Wide(s) => s.extend_gather_len(dict, idx, total),
         }
     }
 }

@@ -203,3 +203,25 @@ fn flex_offsets_as_a_sink_match_the_oracle() {
     want.extend(values);
     expect(&flex.into_wide(), &want);
 }
+
+#[test]
+fn extend_gather_matches_indexing() {
+    let mut rng = Rng::new(13);
+    let values = mixed(&mut rng, 60);
+    let mut dict = OffsetsSink::<i64>::new();
+    dict.extend_plain(&plain_naive(&values), 60).unwrap();
+    for _ in 0..50 {
+        let idx: Vec<u32> = (0..rng.below(200)).map(|_| rng.below(60) as u32).collect();
+        let want: Vec<Vec<u8>> = idx.iter().map(|&i| values[i as usize].clone()).collect();
+        let mut narrow = FlexOffsets::default();
+        narrow.extend_gather(&dict, &idx[..idx.len() / 2]).unwrap();
+        narrow.extend_gather(&dict, &idx[idx.len() / 2..]).unwrap();
+        expect(&narrow.into_wide(), &want);
+        let mut wide = OffsetsSink::<i64>::new();
+        wide.extend_gather(&dict, &idx).unwrap();
+        expect(&wide, &want);
+    }
+    let mut sink = OffsetsSink::<i32>::new();
+    assert!(sink.extend_gather(&dict, &[0, 60]).is_err());
+    assert_eq!(sink.len(), 0);
+}

@@ -8,7 +8,7 @@ use crate::encoding::rle::RleDecoder;
 use crate::encoding::{byte_stream_split, delta, dictionary, plain};
 use crate::format::{ColumnMetaData, Encoding, Type};
 use crate::levels::{self, LevelEncoding, validity};
-use crate::page::{Page, PageContext, PageReader, decode_page};
+use crate::page::{Page, PageContext, PageReader, StoredPage, decode_page};
 use crate::schema::ColumnDescriptor;
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer};
 use quiver_arrow::{Error, Result};
@@ -152,6 +152,10 @@ pub fn decode_chunk(
     let mut index = 0;
     while let Some(stored) = pages.next_page()? {
         let at = |e: Error| e.context(format!("page {index}"));
+        if d.bare(&stored, &cx, decompressor).map_err(at)? {
+            index += 1;
+            continue;
+        }
         let page = decode_page(&stored, &cx, decompressor, &mut buf).map_err(at)?;
         d.page(page).map_err(at)?;
         index += 1;
@@ -172,6 +176,41 @@ struct ChunkDecoder<'d> {
 }
 
 impl ChunkDecoder<'_> {
+    /// Decompresses a page of PLAIN fixed-width values of a column without levels straight
+    /// into the dense values (no scratch, no copy); false for any other page.
+    fn bare(
+        &mut self,
+        stored: &StoredPage<'_>,
+        cx: &PageContext,
+        decompressor: &mut Decompressor,
+    ) -> Result<bool> {
+        let (LeafLevels::None { len }, Dense::Fixed { width, data }) =
+            (&mut self.levels, &mut self.dense)
+        else {
+            return Ok(false);
+        };
+        let Some(b) = crate::page::bare_values(stored, cx) else {
+            return Ok(false);
+        };
+        if b.encoding != Encoding::PLAIN
+            || b.uncompressed == 0
+            || b.num_values.checked_mul(*width) != Some(b.uncompressed)
+        {
+            return Ok(false);
+        }
+        crate::page::check_crc(stored, cx)?;
+        let start = data.len();
+        data.try_reserve(b.uncompressed)?;
+        // Zeros in fresh capacity cost no writes; the codec overwrites them.
+        data.resize(start + b.uncompressed);
+        if let Err(e) = b.decompress_into(cx, decompressor, &mut data.as_mut_slice()[start..]) {
+            data.truncate(start);
+            return Err(e.context("PLAIN values"));
+        }
+        *len += b.num_values;
+        Ok(true)
+    }
+
     fn page(&mut self, page: Page<'_>) -> Result<()> {
         match page {
             Page::Dictionary {

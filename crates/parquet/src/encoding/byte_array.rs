@@ -114,6 +114,30 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
     }
 }
 
+/// Copies the first `len` bytes of `src` to `dst`: a value of up to 64 bytes as whole 16-byte
+/// blocks (no call, and no length-dependent branches inside a block) when `src` holds them.
+///
+/// # Safety
+/// `src` holds at least `len` bytes, and `dst` has room for `min(src.len(), len rounded up to
+/// 16)` bytes and does not overlap `src`.
+#[inline(always)]
+unsafe fn copy_value(src: &[u8], len: usize, dst: *mut u8) {
+    let blocks = len.next_multiple_of(16);
+    // SAFETY: the block copies read `blocks <= src.len()` bytes and write as many (within the
+    // room the caller promises); otherwise exactly `len` bytes are copied.
+    unsafe {
+        if len <= 64 && blocks <= src.len() {
+            let mut k = 0;
+            while k < blocks {
+                std::ptr::copy_nonoverlapping(src.as_ptr().add(k), dst.add(k), 16);
+                k += 16;
+            }
+        } else {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst, len);
+        }
+    }
+}
+
 impl<O: Offset> OffsetsSink<O> {
     /// Decodes `n` PLAIN values from the start of `src` as [`plain`] does, in one pass that
     /// writes the bytes and offsets straight into the reserved capacity: the offsets' overflow
@@ -169,19 +193,12 @@ impl<O: Offset> OffsetsSink<O> {
                 )));
             };
             // `end <= start - 4` (each value so far took 4 more bytes in `src` than in the
-            // output), so `end + len <= src.len() <= cap`.
+            // output), so any `k` bytes from `start` that `src` holds fit from `end` in `cap`.
             debug_assert!(end + len <= cap);
-            // SAFETY: `src[start..start + len]` is in bounds (checked above); the output range
-            // `[end, end + len)` (or `[end, end + 16)` when `end + 16 <= cap`) lies in the
-            // spare capacity (see above); source and output are distinct allocations.
-            unsafe {
-                let from = src.as_ptr().add(start);
-                if len <= 16 && start + 16 <= src.len() && end + 16 <= cap {
-                    std::ptr::copy_nonoverlapping(from, dst.add(end), 16);
-                } else {
-                    std::ptr::copy_nonoverlapping(from, dst.add(end), len);
-                }
-            }
+            // SAFETY: `src[start..]` holds at least `len` bytes (checked above), and `dst + end`
+            // has room for as many bytes as `src[start..]` holds (see above); source and
+            // output are distinct allocations.
+            unsafe { copy_value(&src[start..], len, dst.add(end)) };
             end += len;
             pos = start + len;
             // ok: `base + end <= base + src.len()`, checked above to fit `O`.
@@ -238,7 +255,7 @@ impl<O: Offset> OffsetsSink<O> {
         }
         let offsets = dict.offsets.typed::<i64>();
         let bytes = dict.values.as_slice();
-        // 16 bytes of slack, so that the last short value may be copied as a block too.
+        // 16 bytes of slack, so that the last value may be copied as whole blocks too.
         self.values.try_reserve(total + 16)?;
         self.offsets
             .try_reserve(idx.len() * std::mem::size_of::<O>())?;
@@ -252,17 +269,10 @@ impl<O: Offset> OffsetsSink<O> {
             if end + value.len() > total {
                 return Err(Error::invalid("gathered values exceed their total"));
             }
-            // SAFETY: `[end, end + 16)` and `[end, end + len)` lie within the `total + 16`
-            // bytes reserved (`end + len <= total`, checked above); the block source is 16
-            // bytes of `bytes` (checked); source and destination are distinct allocations.
-            unsafe {
-                match bytes.get(offsets[i] as usize..offsets[i] as usize + 16) {
-                    Some(block) if value.len() <= 16 => {
-                        std::ptr::copy_nonoverlapping(block.as_ptr(), dst.add(end), 16)
-                    }
-                    _ => std::ptr::copy_nonoverlapping(value.as_ptr(), dst.add(end), value.len()),
-                }
-            }
+            // SAFETY: `bytes[offsets[i]..]` holds at least `value.len()` bytes, and `dst + end`
+            // has room for `value.len()` rounded up to 16 (`end + len <= total`, checked above,
+            // and 16 bytes of slack were reserved); distinct allocations.
+            unsafe { copy_value(&bytes[offsets[i] as usize..], value.len(), dst.add(end)) };
             end += value.len();
             // ok: `base + end <= base + total`, checked above to fit `O`.
             self.offsets

@@ -257,26 +257,32 @@ impl<O: Offset> OffsetsSink<O> {
         let bytes = dict.values.as_slice();
         // 16 bytes of slack, so that the last value may be copied as whole blocks too.
         self.values.try_reserve(total + 16)?;
+        // The offsets are zero-extended (free in fresh capacity) and written in place.
+        let first = self.offsets.len();
         self.offsets
             .try_reserve(idx.len() * std::mem::size_of::<O>())?;
+        self.offsets
+            .resize(first + idx.len() * std::mem::size_of::<O>());
+        let ends: &mut [O] = bytemuck::cast_slice_mut(&mut self.offsets.as_mut_slice()[first..]);
         let dst = self.values.spare_capacity_mut().as_mut_ptr().cast::<u8>();
         let mut end = 0;
-        for &i in idx {
+        for (&i, o) in idx.iter().zip(ends) {
             let i = i as usize;
             // ok: `gathered_len` checked every index, and a dictionary's offsets rise within
             // its bytes (built by this sink).
-            let value = &bytes[offsets[i] as usize..offsets[i + 1] as usize];
+            let (start, stop) = (offsets[i] as usize, offsets[i + 1] as usize);
+            let value = &bytes[start..stop];
             if end + value.len() > total {
+                self.offsets.truncate(first);
                 return Err(Error::invalid("gathered values exceed their total"));
             }
-            // SAFETY: `bytes[offsets[i]..]` holds at least `value.len()` bytes, and `dst + end`
-            // has room for `value.len()` rounded up to 16 (`end + len <= total`, checked above,
+            // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end` has
+            // room for `value.len()` rounded up to 16 (`end + len <= total`, checked above,
             // and 16 bytes of slack were reserved); distinct allocations.
-            unsafe { copy_value(&bytes[offsets[i] as usize..], value.len(), dst.add(end)) };
+            unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
             end += value.len();
             // ok: `base + end <= base + total`, checked above to fit `O`.
-            self.offsets
-                .push(O::from_usize(base + end).unwrap_or(O::ZERO));
+            *o = O::from_usize(base + end).unwrap_or(O::ZERO);
         }
         // SAFETY: the loop wrote `end` bytes after `base`, inside the reserved capacity.
         unsafe { self.values.set_len(base + end) };

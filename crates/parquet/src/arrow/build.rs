@@ -4,6 +4,8 @@
 
 use super::leaf::{Dense, LeafChunk, LeafLevels};
 use super::plan::Plan;
+use crate::encoding::big_endian;
+use crate::encoding::byte_array::{FlexOffsets, OffsetsSink};
 use crate::levels::assemble::{Nested, Repetition};
 use crate::levels::spread::{spread_fixed, spread_offsets};
 use crate::schema::SchemaDescriptor;
@@ -315,9 +317,15 @@ fn convert<U: bytemuck::Pod>(
     width: usize,
     f: impl Fn(&[u8]) -> U,
 ) -> MutableBuffer {
-    let mut out =
-        MutableBuffer::with_capacity(data.len() / width.max(1) * std::mem::size_of::<U>());
-    out.extend_from_exact_iter(data.as_slice().chunks_exact(width).map(f));
+    // A large fresh buffer is zero without writes, so filling it in place writes each byte once.
+    let mut out = MutableBuffer::zeroed(data.len() / width.max(1) * std::mem::size_of::<U>());
+    for (o, b) in out
+        .typed_mut::<U>()
+        .iter_mut()
+        .zip(data.as_slice().chunks_exact(width))
+    {
+        *o = f(b);
+    }
     out
 }
 
@@ -482,15 +490,12 @@ fn leaf(
                 (P::FIXED_LEN_BYTE_ARRAY, D::Float16) if width == 2 => {
                     primitive::<half::f16>(t, data, slots, present, validity)
                 }
-                (P::FIXED_LEN_BYTE_ARRAY, D::Decimal128 { .. }) if width <= 16 => {
-                    let f = |b: &[u8]| low_i128(be_to_le32(b));
-                    primitive::<I128>(
-                        t,
-                        convert(&data, width, |b| I128::from(f(b))),
-                        slots,
-                        present,
-                        validity,
-                    )
+                (P::FIXED_LEN_BYTE_ARRAY, D::Decimal128 { .. }) if (1..=16).contains(&width) => {
+                    // Widened in place: growing a large buffer moves no bytes (`mremap`).
+                    let mut data = data;
+                    data.resize(data.len() / width * 16);
+                    big_endian::to_i128_in_place(data.as_mut_slice(), width)?;
+                    primitive::<I128>(t, data, slots, present, validity)
                 }
                 (P::FIXED_LEN_BYTE_ARRAY, D::Decimal256 { .. }) if width <= 32 => {
                     primitive::<I256>(
@@ -519,7 +524,7 @@ fn leaf(
 }
 
 fn bytes_leaf(
-    sink: crate::encoding::byte_array::OffsetsSink<i64>,
+    sink: FlexOffsets,
     t: &DataType,
     slots: usize,
     present: Option<&Bitmap>,
@@ -527,31 +532,44 @@ fn bytes_leaf(
 ) -> Result<Array> {
     use DataType as D;
     match t {
-        D::Utf8View | D::BinaryView => return views(sink, t, slots, present, validity),
+        D::Utf8View | D::BinaryView => views(sink.into_wide(), t, slots, present, validity),
         D::Dictionary {
             key,
             value,
             ordered,
-        } => {
-            return dictionary(sink, key, value, *ordered, slots, present, validity);
+        } => dictionary(
+            sink.into_wide(),
+            key,
+            value,
+            *ordered,
+            slots,
+            present,
+            validity,
+        ),
+        D::Binary | D::Utf8 => {
+            let utf8 = matches!(t, D::Utf8);
+            match sink {
+                FlexOffsets::Narrow(s) => {
+                    let (offsets, values) = spread_sink(s, slots, present)?;
+                    let offsets = OffsetBuffer::<i32>::try_new(Buffer::from(offsets))?;
+                    binary(offsets, values, validity, utf8)
+                }
+                FlexOffsets::Wide(s) => {
+                    let (offsets, values) = spread_sink(s, slots, present)?;
+                    let offsets = narrow_offsets::<i32>(offsets.typed::<i64>())?;
+                    binary(offsets, values, validity, utf8)
+                }
+            }
         }
-        _ => {}
-    }
-    let valid = sink.len();
-    let values = sink.values.freeze();
-    let mut offsets = sink.offsets.typed::<i64>().to_vec();
-    if let Some(p) = present {
-        let bits = p.to_aligned();
-        offsets.resize(slots + 1, 0);
-        spread_offsets(&mut offsets, &bits.bytes()[..], slots, valid)?;
-    }
-    let offsets = Buffer::<i64>::from(offsets);
-    match t {
-        D::Binary => binary::<i32>(&offsets, values, validity, false),
-        D::LargeBinary => binary::<i64>(&offsets, values, validity, false),
-        D::Utf8 => binary::<i32>(&offsets, values, validity, true),
-        D::LargeUtf8 => binary::<i64>(&offsets, values, validity, true),
+        D::LargeBinary | D::LargeUtf8 => {
+            let (offsets, values) = spread_sink(sink.into_wide(), slots, present)?;
+            let offsets = OffsetBuffer::<i64>::try_new(Buffer::from(offsets))?;
+            binary(offsets, values, validity, matches!(t, D::LargeUtf8))
+        }
         D::Decimal128 { .. } | D::Decimal256 { .. } => {
+            let sink = sink.into_wide();
+            let offsets = sink.offsets.typed::<i64>();
+            let values = sink.values.as_slice();
             let mut out = MutableBuffer::new();
             let large = matches!(t, D::Decimal256 { .. });
             for w in offsets.windows(2) {
@@ -566,10 +584,21 @@ fn bytes_leaf(
                     out.push(I128::from(low_i128(v.to_le_bytes())))
                 }
             }
-            if large {
-                Ok(PrimitiveArray::<I256>::try_new(t.clone(), Buffer::from(out), validity)?.into())
+            let data = if large {
+                spread_bytes(out, 32, slots, present)?
             } else {
-                Ok(PrimitiveArray::<I128>::try_new(t.clone(), Buffer::from(out), validity)?.into())
+                spread_bytes(out, 16, slots, present)?
+            };
+            if large {
+                Ok(
+                    PrimitiveArray::<I256>::try_new(t.clone(), Buffer::from(data), validity)?
+                        .into(),
+                )
+            } else {
+                Ok(
+                    PrimitiveArray::<I128>::try_new(t.clone(), Buffer::from(data), validity)?
+                        .into(),
+                )
             }
         }
         other => Err(Error::not_supported(format!(
@@ -578,8 +607,24 @@ fn bytes_leaf(
     }
 }
 
+/// The offsets of `sink` spread over `slots` by `present` (in place), and its frozen values.
+fn spread_sink<O: Offset>(
+    sink: OffsetsSink<O>,
+    slots: usize,
+    present: Option<&Bitmap>,
+) -> Result<(MutableBuffer, Bytes)> {
+    let valid = sink.len();
+    let mut offsets = sink.offsets;
+    if let Some(p) = present {
+        let bits = p.to_aligned();
+        offsets.resize((slots + 1) * std::mem::size_of::<O>());
+        spread_offsets(offsets.typed_mut::<O>(), &bits.bytes()[..], slots, valid)?;
+    }
+    Ok((offsets, sink.values.freeze()))
+}
+
 fn binary<O: Offset>(
-    offsets: &[i64],
+    offsets: OffsetBuffer<O>,
     values: Bytes,
     validity: Option<Bitmap>,
     utf8: bool,
@@ -587,7 +632,6 @@ fn binary<O: Offset>(
 where
     Array: From<GenericBinaryArray<O>> + From<GenericStringArray<O>>,
 {
-    let offsets = narrow_offsets::<O>(offsets)?;
     let values = Buffer::from_bytes(values);
     if utf8 {
         let s = GenericStringArray::<O>::try_new(offsets, values, validity)
@@ -601,7 +645,7 @@ where
 /// `Utf8View` / `BinaryView`: the decoded bytes become one data buffer and each value a view
 /// into it (short values inlined), with no copy of the bytes.
 fn views(
-    sink: crate::encoding::byte_array::OffsetsSink<i64>,
+    sink: OffsetsSink<i64>,
     t: &DataType,
     slots: usize,
     present: Option<&Bitmap>,
@@ -640,7 +684,7 @@ fn views(
 /// A dictionary (as `ARROW:schema` asks): the distinct values in order of first appearance and
 /// an `Int32` key per slot.
 fn dictionary(
-    sink: crate::encoding::byte_array::OffsetsSink<i64>,
+    sink: OffsetsSink<i64>,
     key: &quiver_arrow::datatype::IntegerType,
     value: &DataType,
     ordered: bool,
@@ -656,7 +700,7 @@ fn dictionary(
     let offsets = sink.offsets.typed::<i64>();
     let bytes = sink.values.as_slice();
     let mut distinct: hashbrown::HashMap<&[u8], i32> = hashbrown::HashMap::new();
-    let mut unique = crate::encoding::byte_array::OffsetsSink::<i64>::new();
+    let mut unique = OffsetsSink::<i64>::new();
     let mut keys = MutableBuffer::with_capacity(slots * 4);
     let mut next = 0;
     for slot in 0..slots {
@@ -673,7 +717,7 @@ fn dictionary(
             keys.push(0i32);
         }
     }
-    let values = bytes_leaf(unique, value, distinct.len(), None, None)?;
+    let values = bytes_leaf(FlexOffsets::Wide(unique), value, distinct.len(), None, None)?;
     let keys = PrimitiveArray::<i32>::try_new(DataType::Int32, Buffer::from(keys), validity)?;
     Ok(quiver_arrow::array::DictionaryArray::try_new(keys.into(), values, ordered)?.into())
 }

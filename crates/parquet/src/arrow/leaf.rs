@@ -3,12 +3,12 @@
 //! (decoded run by run) for a flat column with one optional node, full levels otherwise.
 
 use crate::codec::Decompressor;
-use crate::encoding::byte_array::{self, ByteArraySink, DeltaByteArrayScratch, OffsetsSink};
+use crate::encoding::byte_array::{self, DeltaByteArrayScratch, FlexOffsets, OffsetsSink};
 use crate::encoding::rle::RleDecoder;
 use crate::encoding::{byte_stream_split, delta, dictionary, plain};
 use crate::format::{ColumnMetaData, Encoding, Type};
 use crate::levels::{self, LevelEncoding, validity};
-use crate::page::{Page, PageContext, PageReader, decode_page};
+use crate::page::{Page, PageContext, PageReader, StoredPage, decode_page};
 use crate::schema::ColumnDescriptor;
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer};
 use quiver_arrow::{Error, Result};
@@ -25,15 +25,15 @@ pub enum Dense {
         /// The values.
         data: MutableBuffer,
     },
-    /// BYTE_ARRAY: offsets and bytes.
-    Bytes(OffsetsSink<i64>),
+    /// BYTE_ARRAY: offsets (32-bit while the bytes fit them) and bytes.
+    Bytes(FlexOffsets),
 }
 
 impl Dense {
     fn new(physical: Type, type_length: usize) -> Result<Dense> {
         Ok(match physical {
             Type::BOOLEAN => Dense::Bool(MutableBitmap::with_capacity(0)),
-            Type::BYTE_ARRAY => Dense::Bytes(OffsetsSink::new()),
+            Type::BYTE_ARRAY => Dense::Bytes(FlexOffsets::default()),
             other => Dense::Fixed {
                 width: fixed_width(other, type_length)?,
                 data: MutableBuffer::new(),
@@ -152,6 +152,10 @@ pub fn decode_chunk(
     let mut index = 0;
     while let Some(stored) = pages.next_page()? {
         let at = |e: Error| e.context(format!("page {index}"));
+        if d.bare(&stored, &cx, decompressor).map_err(at)? {
+            index += 1;
+            continue;
+        }
         let page = decode_page(&stored, &cx, decompressor, &mut buf).map_err(at)?;
         d.page(page).map_err(at)?;
         index += 1;
@@ -172,6 +176,41 @@ struct ChunkDecoder<'d> {
 }
 
 impl ChunkDecoder<'_> {
+    /// Decompresses a page of PLAIN fixed-width values of a column without levels straight
+    /// into the dense values (no scratch, no copy); false for any other page.
+    fn bare(
+        &mut self,
+        stored: &StoredPage<'_>,
+        cx: &PageContext,
+        decompressor: &mut Decompressor,
+    ) -> Result<bool> {
+        let (LeafLevels::None { len }, Dense::Fixed { width, data }) =
+            (&mut self.levels, &mut self.dense)
+        else {
+            return Ok(false);
+        };
+        let Some(b) = crate::page::bare_values(stored, cx) else {
+            return Ok(false);
+        };
+        if b.encoding != Encoding::PLAIN
+            || b.uncompressed == 0
+            || b.num_values.checked_mul(*width) != Some(b.uncompressed)
+        {
+            return Ok(false);
+        }
+        crate::page::check_crc(stored, cx)?;
+        let start = data.len();
+        data.try_reserve(b.uncompressed)?;
+        // Zeros in fresh capacity cost no writes; the codec overwrites them.
+        data.resize(start + b.uncompressed);
+        if let Err(e) = b.decompress_into(cx, decompressor, &mut data.as_mut_slice()[start..]) {
+            data.truncate(start);
+            return Err(e.context("PLAIN values"));
+        }
+        *len += b.num_values;
+        Ok(true)
+    }
+
     fn page(&mut self, page: Page<'_>) -> Result<()> {
         match page {
             Page::Dictionary {
@@ -202,7 +241,7 @@ impl ChunkDecoder<'_> {
         let dict = match self.descr.physical {
             Type::BYTE_ARRAY => {
                 let mut sink = OffsetsSink::new();
-                byte_array::plain(values, n, &mut sink)?;
+                sink.extend_plain(values, n)?;
                 Dict::Bytes(sink)
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
@@ -324,7 +363,7 @@ impl ChunkDecoder<'_> {
                 Ok(())
             }
             (Dense::Bytes(sink), Encoding::PLAIN) => {
-                byte_array::plain(src, n, sink).map(drop).map_err(ctx)
+                sink.extend_plain(src, n).map(drop).map_err(ctx)
             }
             (Dense::Bytes(sink), Encoding::DELTA_LENGTH_BYTE_ARRAY) => {
                 byte_array::delta_length(src, n, sink, &mut self.lengths)
@@ -355,6 +394,22 @@ impl ChunkDecoder<'_> {
             (Dense::Fixed { width, data }, Dict::Fixed { data: values, .. }) => match *width {
                 4 => dictionary::gather(&mut indices, n, values.typed::<u32>(), data),
                 8 => dictionary::gather(&mut indices, n, values.typed::<u64>(), data),
+                w @ 1..=16 => {
+                    macro_rules! by_width {
+                        ($($w:literal)*) => {
+                            match w {
+                                $($w => dictionary::gather(
+                                    &mut indices,
+                                    n,
+                                    values.typed::<[u8; $w]>(),
+                                    data,
+                                ),)*
+                                _ => Err(Error::invalid(format!("gather of width {w}"))),
+                            }
+                        };
+                    }
+                    by_width!(1 2 3 5 6 7 9 10 11 12 13 14 15 16)
+                }
                 w => {
                     let all = values.as_slice();
                     dictionary::for_each_block(&mut indices, n, dict.len(), |idx| {
@@ -366,14 +421,8 @@ impl ChunkDecoder<'_> {
                 }
             },
             (Dense::Bytes(sink), Dict::Bytes(values)) => {
-                let offsets = values.offsets.typed::<i64>();
-                let bytes = values.values.as_slice();
                 dictionary::for_each_block(&mut indices, n, dict.len(), |idx| {
-                    for &i in idx {
-                        let i = i as usize;
-                        sink.push(&bytes[offsets[i] as usize..offsets[i + 1] as usize])?;
-                    }
-                    Ok(())
+                    sink.extend_gather(values, idx)
                 })
             }
             _ => Err(Error::oos("dictionary of another physical type")),

@@ -114,6 +114,305 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
     }
 }
 
+/// Copies the first `len` bytes of `src` to `dst`: a value of up to 64 bytes as whole 16-byte
+/// blocks (no call, and no length-dependent branches inside a block) when `src` holds them.
+///
+/// # Safety
+/// `src` holds at least `len` bytes, and `dst` has room for `min(src.len(), len rounded up to
+/// 16)` bytes and does not overlap `src`.
+#[inline(always)]
+unsafe fn copy_value(src: &[u8], len: usize, dst: *mut u8) {
+    let blocks = len.next_multiple_of(16);
+    // SAFETY: the block copies read `blocks <= src.len()` bytes and write as many (within the
+    // room the caller promises); otherwise exactly `len` bytes are copied.
+    unsafe {
+        if len <= 64 && blocks <= src.len() {
+            let mut k = 0;
+            while k < blocks {
+                std::ptr::copy_nonoverlapping(src.as_ptr().add(k), dst.add(k), 16);
+                k += 16;
+            }
+        } else {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst, len);
+        }
+    }
+}
+
+impl<O: Offset> OffsetsSink<O> {
+    /// Decodes `n` PLAIN values from the start of `src` as [`plain`] does, in one pass that
+    /// writes the bytes and offsets straight into the reserved capacity: the offsets' overflow
+    /// is checked once for the whole page (the values take fewer bytes than the page), and a
+    /// short value is copied as one 16-byte block. Returns the bytes the values took.
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::byte_array::OffsetsSink;
+    /// let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0, 1, 0, 0, 0, b'!'];
+    /// let mut sink = OffsetsSink::<i32>::new();
+    /// assert_eq!(sink.extend_plain(&page, 3).unwrap(), 15);
+    /// assert_eq!(sink.offsets.typed::<i32>(), &[0, 2, 2, 3]);
+    /// assert_eq!(sink.values.as_slice(), b"hi!");
+    /// assert!(sink.extend_plain(&page, 4).is_err());
+    /// ```
+    pub fn extend_plain(&mut self, src: &[u8], n: usize) -> Result<usize> {
+        if n > src.len() / 4 {
+            return Err(Error::oos(format!(
+                "{n} PLAIN byte arrays cannot fit in {} bytes",
+                src.len()
+            )));
+        }
+        let base = self.values.len();
+        if base
+            .checked_add(src.len())
+            .and_then(O::from_usize)
+            .is_none()
+        {
+            // The page may still fit: check value by value.
+            return plain(src, n, self);
+        }
+        // Room for `src.len()` value bytes: every value lies inside `src`, after its length.
+        self.values.try_reserve(src.len())?;
+        self.offsets.try_reserve(n * std::mem::size_of::<O>())?;
+        let values = self.values.spare_capacity_mut();
+        let cap = values.len();
+        let dst = values.as_mut_ptr().cast::<u8>();
+        let offsets = &mut self.offsets.spare_capacity_mut()[..n * std::mem::size_of::<O>()];
+        let mut pos = 0;
+        let mut end = 0;
+        for (i, slot) in offsets
+            .chunks_exact_mut(std::mem::size_of::<O>())
+            .enumerate()
+        {
+            let len = src
+                .get(pos..pos + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+            let start = pos + 4;
+            let Some(len) = len.filter(|&l| l <= src.len() - start) else {
+                return Err(Error::oos(format!(
+                    "PLAIN byte array {i} at byte {pos} runs past the end of its {} bytes",
+                    src.len()
+                )));
+            };
+            // `end <= start - 4` (each value so far took 4 more bytes in `src` than in the
+            // output), so any `k` bytes from `start` that `src` holds fit from `end` in `cap`.
+            debug_assert!(end + len <= cap);
+            // SAFETY: `src[start..]` holds at least `len` bytes (checked above), and `dst + end`
+            // has room for as many bytes as `src[start..]` holds (see above); source and
+            // output are distinct allocations.
+            unsafe { copy_value(&src[start..], len, dst.add(end)) };
+            end += len;
+            pos = start + len;
+            // ok: `base + end <= base + src.len()`, checked above to fit `O`.
+            let o = O::from_usize(base + end).unwrap_or(O::ZERO);
+            for (s, b) in slot.iter_mut().zip(bytemuck::bytes_of(&o)) {
+                s.write(*b);
+            }
+        }
+        let offsets_len = self.offsets.len() + n * std::mem::size_of::<O>();
+        // SAFETY: the loop wrote `end` value bytes after `base` and `n` offsets after the old
+        // length, all inside the capacity reserved above.
+        unsafe {
+            self.values.set_len(base + end);
+            self.offsets.set_len(offsets_len);
+        }
+        Ok(pos)
+    }
+}
+
+/// The bytes the values of `dict` at `idx` take in all, or an error for an index out of range.
+fn gathered_len(dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<usize> {
+    let offsets = dict.offsets.typed::<i64>();
+    let mut total = 0usize;
+    for &i in idx {
+        let i = i as usize;
+        let (Some(&start), Some(&end)) = (offsets.get(i), offsets.get(i + 1)) else {
+            return Err(Error::oos(format!(
+                "dictionary index {i} is out of range for a dictionary of {} values",
+                dict.len()
+            )));
+        };
+        total += (end - start) as usize;
+    }
+    Ok(total)
+}
+
+impl<O: Offset> OffsetsSink<O> {
+    /// Appends the values of `dict` at `idx` (a dictionary's values gathered), whose bytes take
+    /// `total` in all ([`gathered_len`]): one overflow check, and short values copied as
+    /// 16-byte blocks straight into the reserved capacity.
+    fn extend_gather_len(
+        &mut self,
+        dict: &OffsetsSink<i64>,
+        idx: &[u32],
+        total: usize,
+    ) -> Result<()> {
+        let base = self.values.len();
+        if base.checked_add(total).and_then(O::from_usize).is_none() {
+            return Err(Error::overflow(format!(
+                "{} bytes of values overflow {}-bit offsets",
+                base.saturating_add(total),
+                std::mem::size_of::<O>() * 8
+            )));
+        }
+        let offsets = dict.offsets.typed::<i64>();
+        let bytes = dict.values.as_slice();
+        // 16 bytes of slack, so that the last value may be copied as whole blocks too.
+        self.values.try_reserve(total + 16)?;
+        // The offsets are zero-extended (free in fresh capacity) and written in place.
+        let first = self.offsets.len();
+        self.offsets
+            .try_reserve(idx.len() * std::mem::size_of::<O>())?;
+        self.offsets
+            .resize(first + idx.len() * std::mem::size_of::<O>());
+        let ends: &mut [O] = bytemuck::cast_slice_mut(&mut self.offsets.as_mut_slice()[first..]);
+        let dst = self.values.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+        let mut end = 0;
+        for (&i, o) in idx.iter().zip(ends) {
+            let i = i as usize;
+            // ok: `gathered_len` checked every index, and a dictionary's offsets rise within
+            // its bytes (built by this sink).
+            let (start, stop) = (offsets[i] as usize, offsets[i + 1] as usize);
+            let value = &bytes[start..stop];
+            if end + value.len() > total {
+                self.offsets.truncate(first);
+                return Err(Error::invalid("gathered values exceed their total"));
+            }
+            // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end` has
+            // room for `value.len()` rounded up to 16 (`end + len <= total`, checked above,
+            // and 16 bytes of slack were reserved); distinct allocations.
+            unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
+            end += value.len();
+            // ok: `base + end <= base + total`, checked above to fit `O`.
+            *o = O::from_usize(base + end).unwrap_or(O::ZERO);
+        }
+        // SAFETY: the loop wrote `end` bytes after `base`, inside the reserved capacity.
+        unsafe { self.values.set_len(base + end) };
+        Ok(())
+    }
+
+    /// Appends the values of `dict` at `idx` (a dictionary's values gathered).
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::byte_array::OffsetsSink;
+    /// let mut dict = OffsetsSink::<i64>::new();
+    /// dict.extend_plain(&[2, 0, 0, 0, b'h', b'i', 1, 0, 0, 0, b'!'], 2).unwrap();
+    /// let mut sink = OffsetsSink::<i32>::new();
+    /// sink.extend_gather(&dict, &[1, 0, 1]).unwrap();
+    /// assert_eq!(sink.offsets.typed::<i32>(), &[0, 1, 3, 4]);
+    /// assert_eq!(sink.values.as_slice(), b"!hi!");
+    /// assert!(sink.extend_gather(&dict, &[2]).is_err());
+    /// ```
+    pub fn extend_gather(&mut self, dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<()> {
+        let total = gathered_len(dict, idx)?;
+        self.extend_gather_len(dict, idx, total)
+    }
+}
+
+/// Offsets and values whose offsets are 32-bit while the values fit them and 64-bit from the
+/// first value that does not: `Utf8`/`Binary` columns need no narrowing, and larger ones still
+/// decode.
+#[derive(Debug)]
+pub enum FlexOffsets {
+    /// 32-bit offsets.
+    Narrow(OffsetsSink<i32>),
+    /// 64-bit offsets.
+    Wide(OffsetsSink<i64>),
+}
+
+impl Default for FlexOffsets {
+    fn default() -> Self {
+        FlexOffsets::Narrow(OffsetsSink::new())
+    }
+}
+
+impl FlexOffsets {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            FlexOffsets::Narrow(s) => s.len(),
+            FlexOffsets::Wide(s) => s.len(),
+        }
+    }
+
+    /// True when no value was appended.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values with 64-bit offsets (widened if they were 32-bit).
+    pub fn into_wide(self) -> OffsetsSink<i64> {
+        match self {
+            FlexOffsets::Wide(s) => s,
+            FlexOffsets::Narrow(s) => {
+                let mut offsets = MutableBuffer::with_capacity(s.offsets.len() * 2);
+                offsets.extend_from_exact_iter(s.offsets.typed::<i32>().iter().map(|&o| o as i64));
+                OffsetsSink {
+                    offsets,
+                    values: s.values,
+                    _offset: std::marker::PhantomData,
+                }
+            }
+        }
+    }
+
+    /// Widens the offsets unless `more` bytes of values fit 32-bit offsets.
+    fn make_room(&mut self, more: usize) {
+        if let FlexOffsets::Narrow(s) = self
+            && s.values.len().saturating_add(more) > i32::MAX as usize
+        {
+            let narrow = std::mem::take(self);
+            *self = FlexOffsets::Wide(narrow.into_wide());
+        }
+    }
+
+    /// Decodes `n` PLAIN values from the start of `src` ([`OffsetsSink::extend_plain`]).
+    pub fn extend_plain(&mut self, src: &[u8], n: usize) -> Result<usize> {
+        self.make_room(src.len());
+        match self {
+            FlexOffsets::Narrow(s) => s.extend_plain(src, n),
+            FlexOffsets::Wide(s) => s.extend_plain(src, n),
+        }
+    }
+}
+
+impl FlexOffsets {
+    /// Appends the values of `dict` at `idx` ([`OffsetsSink::extend_gather`]).
+    pub fn extend_gather(&mut self, dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<()> {
+        let total = gathered_len(dict, idx)?;
+        self.make_room(total);
+        match self {
+            FlexOffsets::Narrow(s) => s.extend_gather_len(dict, idx, total),
+            FlexOffsets::Wide(s) => s.extend_gather_len(dict, idx, total),
+        }
+    }
+}
+
+impl ByteArraySink for FlexOffsets {
+    fn reserve(&mut self, values: usize, bytes: usize) -> Result<()> {
+        self.make_room(bytes);
+        match self {
+            FlexOffsets::Narrow(s) => s.reserve(values, bytes),
+            FlexOffsets::Wide(s) => s.reserve(values, bytes),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, value: &[u8]) -> Result<()> {
+        self.make_room(value.len());
+        match self {
+            FlexOffsets::Narrow(s) => s.push(value),
+            FlexOffsets::Wide(s) => s.push(value),
+        }
+    }
+
+    fn extend_concatenated(&mut self, data: &[u8], lengths: &[i32]) -> Result<()> {
+        self.make_room(data.len());
+        match self {
+            FlexOffsets::Narrow(s) => s.extend_concatenated(data, lengths),
+            FlexOffsets::Wide(s) => s.extend_concatenated(data, lengths),
+        }
+    }
+}
+
 /// Decodes `n` PLAIN BYTE_ARRAY values from the start of `src` into `sink`; returns the bytes
 /// they took.
 ///

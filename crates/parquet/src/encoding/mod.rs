@@ -13,7 +13,9 @@
 //! | DELTA_LENGTH_BYTE_ARRAY | [`byte_array::delta_length`] |
 //! | DELTA_BYTE_ARRAY | [`byte_array::delta_byte_array`] |
 //! | BYTE_STREAM_SPLIT | [`byte_stream_split::decode`] |
+//! | big-endian decimals (FIXED_LEN_BYTE_ARRAY) | [`big_endian::to_i128_in_place`] |
 
+pub mod big_endian;
 pub mod bitpack;
 pub mod byte_array;
 pub mod byte_stream_split;

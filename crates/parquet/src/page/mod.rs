@@ -192,17 +192,44 @@ fn size(v: i32, what: &str) -> Result<usize> {
     usize::try_from(v).map_err(|_| Error::oos(format!("{what} is {v}")))
 }
 
-/// Checks and decompresses `page` (into `scratch` unless it is stored uncompressed) and splits
-/// it into levels and values.
-pub fn decode_page<'b>(
-    page: &StoredPage<'b>,
-    cx: &PageContext,
-    decompressor: &mut Decompressor,
-    scratch: &'b mut Vec<u8>,
-) -> Result<Page<'b>> {
-    let h = &page.header;
+/// A data page whose decompressed body is nothing but its values: a v1 page of a column
+/// without levels, or a v2 page whose level sections are empty.
+#[derive(Debug, Clone, Copy)]
+pub struct BareValues<'b> {
+    /// Values in the page.
+    pub num_values: usize,
+    /// Their encoding.
+    pub encoding: Encoding,
+    /// The stored values (compressed unless `compressed` is false).
+    pub data: &'b [u8],
+    /// Whether `data` is compressed with the chunk's codec.
+    pub compressed: bool,
+    /// Their size once decompressed.
+    pub uncompressed: usize,
+}
+
+impl BareValues<'_> {
+    /// Decompresses the values into `out`, which must be exactly
+    /// [`uncompressed`](BareValues::uncompressed) bytes long.
+    pub fn decompress_into(
+        &self,
+        cx: &PageContext,
+        decompressor: &mut Decompressor,
+        out: &mut [u8],
+    ) -> Result<()> {
+        let codec = if self.compressed {
+            cx.codec
+        } else {
+            Codec::Uncompressed
+        };
+        decompressor.decompress(codec, self.data, out)
+    }
+}
+
+/// Checks the CRC of `page` if it has one and `cx` asks for it.
+pub fn check_crc(page: &StoredPage<'_>, cx: &PageContext) -> Result<()> {
     if cx.verify_crc
-        && let Some(crc) = h.crc
+        && let Some(crc) = page.header.crc
     {
         let actual = crc32fast::hash(page.data);
         if actual != crc as u32 {
@@ -212,6 +239,46 @@ pub fn decode_page<'b>(
             )));
         }
     }
+    Ok(())
+}
+
+/// The values of `page` when its body is nothing but values ([`BareValues`]; the CRC is not
+/// checked yet: [`check_crc`]), so that they can be decompressed straight to where they go;
+/// `None` for any other page (decode it with [`decode_page`]).
+pub fn bare_values<'b>(page: &StoredPage<'b>, cx: &PageContext) -> Option<BareValues<'b>> {
+    let h = &page.header;
+    let bare = match (h.type_, &h.data_page_header, &h.data_page_header_v2) {
+        (PageType::DATA_PAGE, Some(d), _) if cx.max_def == 0 && cx.max_rep == 0 => {
+            (d.num_values, d.encoding, page.data, true)
+        }
+        (PageType::DATA_PAGE_V2, _, Some(d))
+            if d.repetition_levels_byte_length == 0 && d.definition_levels_byte_length == 0 =>
+        {
+            (d.num_values, d.encoding, page.data, d.values_compressed())
+        }
+        _ => return None,
+    };
+    let num_values = usize::try_from(bare.0).ok()?;
+    let uncompressed = usize::try_from(h.uncompressed_page_size).ok()?;
+    Some(BareValues {
+        num_values,
+        encoding: bare.1,
+        data: bare.2,
+        compressed: bare.3,
+        uncompressed,
+    })
+}
+
+/// Checks and decompresses `page` (into `scratch` unless it is stored uncompressed) and splits
+/// it into levels and values.
+pub fn decode_page<'b>(
+    page: &StoredPage<'b>,
+    cx: &PageContext,
+    decompressor: &mut Decompressor,
+    scratch: &'b mut Vec<u8>,
+) -> Result<Page<'b>> {
+    let h = &page.header;
+    check_crc(page, cx)?;
     let uncompressed = size(h.uncompressed_page_size, "uncompressed_page_size")?;
     match h.type_ {
         PageType::DICTIONARY_PAGE => {

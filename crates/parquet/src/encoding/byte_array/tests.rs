@@ -137,3 +137,91 @@ fn truncated_and_lying_pages_are_errors() {
     let e = delta_byte_array(&s, 2, &mut OffsetsSink::<i32>::new(), &mut dba).unwrap_err();
     assert!(e.to_string().contains("prefix of 5 bytes"), "{e}");
 }
+
+/// Values of 0..=40 bytes, so that both the 16-byte block copy and the plain copy run, and the
+/// last values sit within 16 bytes of the page's end.
+fn mixed(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
+    (0..n)
+        .map(|_| (0..rng.below(41)).map(|_| rng.next() as u8).collect())
+        .collect()
+}
+
+#[test]
+fn extend_plain_matches_the_oracle() {
+    let mut rng = Rng::new(11);
+    for case in 0..200 {
+        let n = rng.below(100) as usize;
+        let values = mixed(&mut rng, n);
+        let page = plain_naive(&values);
+        // Appended to what the sinks already hold, page after page.
+        let first = mixed(&mut rng, 3);
+        let mut all = first.clone();
+        all.extend(values.iter().cloned());
+
+        let mut wide = OffsetsSink::<i64>::new();
+        wide.extend_plain(&plain_naive(&first), 3).unwrap();
+        assert_eq!(wide.extend_plain(&page, n).unwrap(), page.len(), "{case}");
+        expect(&wide, &all);
+
+        let mut narrow = FlexOffsets::default();
+        narrow.extend_plain(&plain_naive(&first), 3).unwrap();
+        assert_eq!(narrow.extend_plain(&page, n).unwrap(), page.len());
+        assert!(matches!(narrow, FlexOffsets::Narrow(_)));
+        let FlexOffsets::Narrow(s) = &narrow else {
+            unreachable!()
+        };
+        let want: Vec<i32> = wide
+            .offsets
+            .typed::<i64>()
+            .iter()
+            .map(|&o| o as i32)
+            .collect();
+        assert_eq!(s.offsets.typed::<i32>(), &want[..]);
+        expect(&narrow.into_wide(), &all);
+
+        // Every truncation is an error and leaves the sink as it was.
+        for cut in 0..page.len() {
+            let mut s = OffsetsSink::<i32>::new();
+            if rng.below(8) == 0 {
+                assert!(s.extend_plain(&page[..cut], n).is_err(), "{case} cut {cut}");
+                assert_eq!((s.len(), s.values.len()), (0, 0));
+            }
+        }
+    }
+}
+
+#[test]
+fn flex_offsets_as_a_sink_match_the_oracle() {
+    let mut rng = Rng::new(12);
+    let values = mixed(&mut rng, 500);
+    let mut lens = MutableBuffer::new();
+    let mut flex = FlexOffsets::default();
+    delta_length(&delta_length_naive(&values), 500, &mut flex, &mut lens).unwrap();
+    plain(&plain_naive(&values), 500, &mut flex).unwrap();
+    assert_eq!(flex.len(), 1000);
+    let mut want = values.clone();
+    want.extend(values);
+    expect(&flex.into_wide(), &want);
+}
+
+#[test]
+fn extend_gather_matches_indexing() {
+    let mut rng = Rng::new(13);
+    let values = mixed(&mut rng, 60);
+    let mut dict = OffsetsSink::<i64>::new();
+    dict.extend_plain(&plain_naive(&values), 60).unwrap();
+    for _ in 0..50 {
+        let idx: Vec<u32> = (0..rng.below(200)).map(|_| rng.below(60) as u32).collect();
+        let want: Vec<Vec<u8>> = idx.iter().map(|&i| values[i as usize].clone()).collect();
+        let mut narrow = FlexOffsets::default();
+        narrow.extend_gather(&dict, &idx[..idx.len() / 2]).unwrap();
+        narrow.extend_gather(&dict, &idx[idx.len() / 2..]).unwrap();
+        expect(&narrow.into_wide(), &want);
+        let mut wide = OffsetsSink::<i64>::new();
+        wide.extend_gather(&dict, &idx).unwrap();
+        expect(&wide, &want);
+    }
+    let mut sink = OffsetsSink::<i32>::new();
+    assert!(sink.extend_gather(&dict, &[0, 60]).is_err());
+    assert_eq!(sink.len(), 0);
+}

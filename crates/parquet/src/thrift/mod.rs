@@ -57,7 +57,7 @@ pub enum ValueType {
 
 impl ValueType {
     /// The type of a 4-bit type code (1 and 2 are both `bool`), `None` for an invalid code.
-    pub fn from_code(code: u8) -> Option<Self> {
+    pub const fn from_code(code: u8) -> Option<Self> {
         Some(match code {
             1 | 2 => Self::Bool,
             3 => Self::I8,

@@ -80,8 +80,19 @@ impl CompactReader<'_> {
     }
 
     /// Skips a varint (at most 10 bytes) without decoding it.
-    #[inline]
+    #[inline(always)]
     fn skip_varint(&mut self) -> Result<()> {
+        if let Some(&b) = self.buf.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(());
+        }
+        self.skip_varint_long()
+    }
+
+    #[inline(never)]
+    fn skip_varint_long(&mut self) -> Result<()> {
         let rest = &self.buf[self.pos..];
         for (i, &b) in rest.iter().take(10).enumerate() {
             if b < 0x80 {
@@ -101,6 +112,11 @@ impl CompactReader<'_> {
             }
             ValueType::I8 => {
                 self.take(n, "list of i8")?;
+            }
+            ValueType::I16 | ValueType::I32 | ValueType::I64 => {
+                for _ in 0..n {
+                    self.skip_varint()?;
+                }
             }
             _ => {
                 for _ in 0..n {

@@ -2,7 +2,7 @@
 //! encode → decode round trips of every struct with every field set.
 
 use super::*;
-use crate::thrift::{CompactReader, CompactWriter, ThriftRead, ThriftWrite};
+use crate::thrift::{CompactReader, CompactWriter, ThriftRead, ThriftWrite, leaked};
 
 fn round_trip<'a, T>(value: &T, buf: &'a mut Vec<u8>) -> T
 where
@@ -186,8 +186,8 @@ fn column_chunk() -> ColumnChunk<'static> {
         file_offset: 100,
         meta_data: Some(ColumnMetaData {
             type_: Type::BYTE_ARRAY,
-            encodings: vec![Encoding::RLE_DICTIONARY, Encoding::Unknown(99)],
-            path_in_schema: vec!["a", "list", "element"],
+            encodings: leaked(&[Encoding::RLE_DICTIONARY, Encoding::Unknown(99)]),
+            path_in_schema: leaked(&["a", "list", "element"]),
             codec: CompressionCodec::ZSTD,
             num_values: 10,
             total_uncompressed_size: 200,
@@ -200,11 +200,11 @@ fn column_chunk() -> ColumnChunk<'static> {
             index_page_offset: Some(1),
             dictionary_page_offset: Some(4),
             statistics: Some(statistics()),
-            encoding_stats: Some(vec![PageEncodingStats {
+            encoding_stats: Some(leaked(&[PageEncodingStats {
                 page_type: PageType::DICTIONARY_PAGE,
                 encoding: Encoding::PLAIN,
                 count: 1,
-            }]),
+            }])),
             bloom_filter_offset: Some(500),
             bloom_filter_length: Some(40),
             size_statistics: Some(SizeStatistics {

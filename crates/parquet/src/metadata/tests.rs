@@ -5,6 +5,7 @@ use crate::format::{
     ColumnChunk, ColumnChunks, ColumnCryptoMetaData, ColumnMetaData, CompressionCodec, Encoding,
     FieldRepetitionType, RowGroup, Type,
 };
+use crate::thrift::leaked;
 
 fn leaf(name: &'static str) -> SchemaElement<'static> {
     SchemaElement {
@@ -20,8 +21,8 @@ fn chunk(offset: i64, size: i64) -> ColumnChunk<'static> {
         file_offset: 0,
         meta_data: Some(ColumnMetaData {
             type_: Type::INT32,
-            encodings: vec![Encoding::PLAIN],
-            path_in_schema: vec!["a"],
+            encodings: leaked(&[Encoding::PLAIN]),
+            path_in_schema: leaked(&["a"]),
             codec: CompressionCodec::UNCOMPRESSED,
             num_values: 1,
             total_uncompressed_size: size,

@@ -18,10 +18,14 @@
 //! or one that overflows its type. Fields a struct does not know are skipped, whatever they
 //! hold, so files from newer writers read.
 
+mod list;
 mod read;
 mod skip;
 mod write;
 
+#[cfg(test)]
+pub(crate) use list::leaked;
+pub use list::{Iter, ThriftList};
 pub use read::{CompactReader, Field, ThriftRead};
 pub use write::{CompactWriter, ThriftWrite};
 

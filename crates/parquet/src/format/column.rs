@@ -29,7 +29,9 @@ use super::{
     CompressionCodec, Encoding, GeospatialStatistics, KeyValue, PageType, SizeStatistics,
     Statistics, Type,
 };
-use crate::thrift::{CompactReader, CompactWriter, ThriftList, ThriftRead, ThriftWrite, ValueType};
+use crate::thrift::{
+    CompactReader, CompactWriter, Encoded, ThriftList, ThriftRead, ThriftWrite, ValueType,
+};
 use quiver_arrow::{Error, Result};
 
 /// `struct PageEncodingStats`: how many pages of a type use an encoding.
@@ -105,16 +107,18 @@ pub struct ColumnMetaData<'a> {
     pub index_page_offset: Option<i64>,
     /// `11: optional i64 dictionary_page_offset`.
     pub dictionary_page_offset: Option<i64>,
-    /// `12: optional Statistics statistics`.
-    pub statistics: Option<Statistics<'a>>,
+    /// `12: optional Statistics statistics` (checked when read, decoded by
+    /// [`Encoded::get`]).
+    pub statistics: Option<Encoded<'a, Statistics<'a>>>,
     /// `13: optional list<PageEncodingStats> encoding_stats`.
     pub encoding_stats: Option<ThriftList<'a, PageEncodingStats>>,
     /// `14: optional i64 bloom_filter_offset`.
     pub bloom_filter_offset: Option<i64>,
     /// `15: optional i32 bloom_filter_length`.
     pub bloom_filter_length: Option<i32>,
-    /// `16: optional SizeStatistics size_statistics`.
-    pub size_statistics: Option<SizeStatistics>,
+    /// `16: optional SizeStatistics size_statistics` (checked when read, decoded by
+    /// [`Encoded::get`]).
+    pub size_statistics: Option<Encoded<'a, SizeStatistics>>,
     /// `17: optional GeospatialStatistics geospatial_statistics` (boxed: rare and large).
     pub geospatial_statistics: Option<Box<GeospatialStatistics>>,
 }
@@ -321,8 +325,8 @@ pub struct ColumnChunk<'a> {
     pub column_index_offset: Option<i64>,
     /// `7: optional i32 column_index_length`.
     pub column_index_length: Option<i32>,
-    /// `8: optional ColumnCryptoMetaData crypto_metadata`.
-    pub crypto_metadata: Option<ColumnCryptoMetaData<'a>>,
+    /// `8: optional ColumnCryptoMetaData crypto_metadata` (boxed: rare and large).
+    pub crypto_metadata: Option<Box<ColumnCryptoMetaData<'a>>>,
     /// `9: optional binary encrypted_column_metadata`.
     pub encrypted_column_metadata: Option<&'a [u8]>,
 }

@@ -204,7 +204,7 @@ fn validation_names_the_problem() {
 fn encrypted_columns_are_rejected_when_read() {
     let mut m = metadata();
     let mut secret = chunk(14, 10);
-    secret.crypto_metadata = Some(ColumnCryptoMetaData::WithFooterKey);
+    secret.crypto_metadata = Some(Box::new(ColumnCryptoMetaData::WithFooterKey));
     m.row_groups[0].columns = ColumnChunks::from_decoded(vec![chunk(4, 10), secret]);
     let file = file_of(&m);
     let p = parse_file(&file).unwrap();

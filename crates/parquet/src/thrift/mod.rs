@@ -18,11 +18,15 @@
 //! or one that overflows its type. Fields a struct does not know are skipped, whatever they
 //! hold, so files from newer writers read.
 
+mod encoded;
 mod list;
 mod read;
 mod skip;
 mod write;
 
+pub use encoded::Encoded;
+#[cfg(test)]
+pub(crate) use encoded::leaked_value;
 #[cfg(test)]
 pub(crate) use list::leaked;
 pub use list::{Iter, ThriftList};

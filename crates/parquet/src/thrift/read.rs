@@ -255,11 +255,15 @@ impl<'a> CompactReader<'a> {
     }
 
     /// Reads a field header (`None` at the struct's stop byte); `last` is the previous id.
-    /// The common short form (id delta 1..=15, a valid type) is decoded inline; the rest
-    /// (stop byte, long form, errors) out of line.
+    /// The stop byte and the common short form (id delta 1..=15, a valid type) are decoded
+    /// inline; the rest (long form, errors) out of line.
     #[inline(always)]
     fn field_header(&mut self, last: &mut i16) -> Result<Option<Field>> {
         if let Some(&b) = self.buf.get(self.pos) {
+            if b == 0 {
+                self.pos += 1;
+                return Ok(None);
+            }
             let (delta, code) = (b >> 4, b & 0x0f);
             if let (true, Some(ty), Some(id)) = (
                 delta != 0,

@@ -97,28 +97,49 @@ fn data_range(metadata_len: usize, file_len: u64) -> Result<Range<u64>> {
     Ok(MAGIC.len() as u64..file_len - footer)
 }
 
-/// Decodes every chunk, validating each as soon as it is decoded (in cache); the flag says
-/// whether all were validated against the final schema.
-fn decode_validated<'a>(metadata: &'a [u8], data: &Range<u64>) -> Result<(FileMetaData<'a>, bool)> {
+/// How eager decoding validated the chunks.
+enum Checked {
+    /// Every chunk, against the final schema, and all are valid.
+    All,
+    /// Every chunk, against the final schema: the first invalid one's error.
+    Failed(Error),
+    /// Not all, or not against the final schema (a schema field after the row groups).
+    Partly,
+}
+
+/// Decodes every chunk, validating each as soon as it is decoded (in cache). An invalid
+/// chunk does not stop decoding: a later schema field may replace the one it was checked
+/// against, and errors of the whole file come first.
+fn decode_validated<'a>(
+    metadata: &'a [u8],
+    data: &Range<u64>,
+) -> Result<(FileMetaData<'a>, Checked)> {
     // The leaf columns' schema indices, from the schema decoded before the row groups
     // (`None` when it does not make a tree: validating the file reports that).
     let mut leaves: Option<Option<Vec<usize>>> = None;
-    let mut unchecked = false;
+    let (mut unchecked, mut failed) = (false, None);
     let (file, checked) = FileMetaData::decode_checked(metadata, &mut |schema, g, c, chunk| {
         let leaves = leaves.get_or_insert_with(|| {
             let descr = SchemaDescriptor::new(schema).ok()?;
             Some(leaf_indices(&descr))
         });
         match leaves.as_ref().and_then(|l| l.get(c)) {
-            Some(&i) => validate::chunk(chunk, &schema[i], data)
-                .map_err(|e| e.context(format!("row group {g}, column {c}"))),
-            None => {
-                unchecked = true;
-                Ok(())
+            Some(_) if failed.is_some() => {}
+            Some(&i) => {
+                failed = validate::chunk(chunk, &schema[i], data)
+                    .err()
+                    .map(|e| e.context(format!("row group {g}, column {c}")));
             }
+            None => unchecked = true,
         }
+        Ok(())
     })?;
-    Ok((file, checked && !unchecked))
+    let checked = match failed {
+        _ if !checked || unchecked => Checked::Partly,
+        Some(e) => Checked::Failed(e),
+        None => Checked::All,
+    };
+    Ok((file, checked))
 }
 
 /// The index in the schema of each leaf column.
@@ -132,13 +153,18 @@ fn leaf_indices(descr: &SchemaDescriptor) -> Vec<usize> {
 
 fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<'_>> {
     let data = data_range(metadata.len(), file_len)?;
-    let (file, validated) = if eager {
+    let (file, checked) = if eager {
         decode_validated(metadata, &data)
     } else {
-        FileMetaData::decode(metadata).map(|f| (f, false))
+        FileMetaData::decode(metadata).map(|f| (f, Checked::Partly))
     }
     .map_err(|e| e.context("file metadata"))?;
     let descr = validate::file(&file, &data).map_err(|e| e.context("file metadata"))?;
+    let validated = match checked {
+        Checked::All => true,
+        Checked::Failed(e) => return Err(e),
+        Checked::Partly => false,
+    };
     let leaves = leaf_indices(&descr);
     Ok(ParquetMetaData {
         file,

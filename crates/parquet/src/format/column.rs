@@ -29,7 +29,9 @@ use super::{
     CompressionCodec, Encoding, GeospatialStatistics, KeyValue, PageType, SizeStatistics,
     Statistics, Type,
 };
-use crate::thrift::{CompactReader, CompactWriter, ThriftRead, ThriftWrite, ValueType};
+use crate::thrift::{
+    CompactReader, CompactWriter, Encoded, ThriftList, ThriftRead, ThriftWrite, ValueType,
+};
 use quiver_arrow::{Error, Result};
 
 /// `struct PageEncodingStats`: how many pages of a type use an encoding.
@@ -86,9 +88,9 @@ pub struct ColumnMetaData<'a> {
     /// `1: required Type type`.
     pub type_: Type,
     /// `2: required list<Encoding> encodings`.
-    pub encodings: Vec<Encoding>,
+    pub encodings: ThriftList<'a, Encoding>,
     /// `3: required list<string> path_in_schema`.
-    pub path_in_schema: Vec<&'a str>,
+    pub path_in_schema: ThriftList<'a, &'a str>,
     /// `4: required CompressionCodec codec`.
     pub codec: CompressionCodec,
     /// `5: required i64 num_values`.
@@ -105,16 +107,18 @@ pub struct ColumnMetaData<'a> {
     pub index_page_offset: Option<i64>,
     /// `11: optional i64 dictionary_page_offset`.
     pub dictionary_page_offset: Option<i64>,
-    /// `12: optional Statistics statistics`.
-    pub statistics: Option<Statistics<'a>>,
+    /// `12: optional Statistics statistics` (checked when read, decoded by
+    /// [`Encoded::get`]).
+    pub statistics: Option<Encoded<'a, Statistics<'a>>>,
     /// `13: optional list<PageEncodingStats> encoding_stats`.
-    pub encoding_stats: Option<Vec<PageEncodingStats>>,
+    pub encoding_stats: Option<ThriftList<'a, PageEncodingStats>>,
     /// `14: optional i64 bloom_filter_offset`.
     pub bloom_filter_offset: Option<i64>,
     /// `15: optional i32 bloom_filter_length`.
     pub bloom_filter_length: Option<i32>,
-    /// `16: optional SizeStatistics size_statistics`.
-    pub size_statistics: Option<SizeStatistics>,
+    /// `16: optional SizeStatistics size_statistics` (checked when read, decoded by
+    /// [`Encoded::get`]).
+    pub size_statistics: Option<Encoded<'a, SizeStatistics>>,
     /// `17: optional GeospatialStatistics geospatial_statistics` (boxed: rare and large).
     pub geospatial_statistics: Option<Box<GeospatialStatistics>>,
 }
@@ -144,8 +148,8 @@ impl<'a> ColumnMetaData<'a> {
     fn empty() -> Self {
         ColumnMetaData {
             type_: Type::BOOLEAN,
-            encodings: Vec::new(),
-            path_in_schema: Vec::new(),
+            encodings: ThriftList::default(),
+            path_in_schema: ThriftList::default(),
             codec: CompressionCodec::UNCOMPRESSED,
             num_values: 0,
             total_uncompressed_size: 0,
@@ -171,8 +175,13 @@ impl<'a> ColumnMetaData<'a> {
         r.read_struct("ColumnMetaData", |r, f| {
             match f.id {
                 1 => set(&mut m.type_, r.value(f)?, &mut seen, 1),
-                2 => set(&mut m.encodings, r.list_field(f)?, &mut seen, 2),
-                3 => set(&mut m.path_in_schema, r.list_field(f)?, &mut seen, 3),
+                2 => set(&mut m.encodings, ThriftList::field(r, f)?, &mut seen, 2),
+                3 => set(
+                    &mut m.path_in_schema,
+                    ThriftList::field(r, f)?,
+                    &mut seen,
+                    3,
+                ),
                 4 => set(&mut m.codec, r.value(f)?, &mut seen, 4),
                 5 => set(&mut m.num_values, r.value(f)?, &mut seen, 5),
                 6 => set(&mut m.total_uncompressed_size, r.value(f)?, &mut seen, 6),
@@ -182,7 +191,7 @@ impl<'a> ColumnMetaData<'a> {
                 10 => m.index_page_offset = r.value(f)?,
                 11 => m.dictionary_page_offset = r.value(f)?,
                 12 => m.statistics = r.value(f)?,
-                13 => m.encoding_stats = r.list_field(f)?,
+                13 => m.encoding_stats = ThriftList::field(r, f)?,
                 14 => m.bloom_filter_offset = r.value(f)?,
                 15 => m.bloom_filter_length = r.value(f)?,
                 16 => m.size_statistics = r.value(f)?,
@@ -214,8 +223,8 @@ impl ThriftWrite for ColumnMetaData<'_> {
     fn write(&self, w: &mut CompactWriter) {
         w.struct_begin();
         w.field(1, &self.type_);
-        w.field_list(2, &self.encodings);
-        w.field_list(3, &self.path_in_schema);
+        w.field(2, &self.encodings);
+        w.field(3, &self.path_in_schema);
         w.field(4, &self.codec);
         w.field(5, &self.num_values);
         w.field(6, &self.total_uncompressed_size);
@@ -225,7 +234,7 @@ impl ThriftWrite for ColumnMetaData<'_> {
         w.field_opt(10, &self.index_page_offset);
         w.field_opt(11, &self.dictionary_page_offset);
         w.field_opt(12, &self.statistics);
-        w.field_list_opt(13, &self.encoding_stats);
+        w.field_opt(13, &self.encoding_stats);
         w.field_opt(14, &self.bloom_filter_offset);
         w.field_opt(15, &self.bloom_filter_length);
         w.field_opt(16, &self.size_statistics);
@@ -316,8 +325,8 @@ pub struct ColumnChunk<'a> {
     pub column_index_offset: Option<i64>,
     /// `7: optional i32 column_index_length`.
     pub column_index_length: Option<i32>,
-    /// `8: optional ColumnCryptoMetaData crypto_metadata`.
-    pub crypto_metadata: Option<ColumnCryptoMetaData<'a>>,
+    /// `8: optional ColumnCryptoMetaData crypto_metadata` (boxed: rare and large).
+    pub crypto_metadata: Option<Box<ColumnCryptoMetaData<'a>>>,
     /// `9: optional binary encrypted_column_metadata`.
     pub encrypted_column_metadata: Option<&'a [u8]>,
 }

@@ -96,8 +96,9 @@ impl<'a> ColumnChunks<'a> {
     }
 
     /// Decodes a `list<ColumnChunk>` field: each chunk straight into its slot when the
-    /// reader is eager, else [`Self::index`].
-    fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+    /// reader is eager (then `check` gets each chunk as soon as it is decoded), else
+    /// [`Self::index`].
+    fn read(r: &mut CompactReader<'a>, check: &mut RowGroupCheck<'_, 'a>) -> Result<Self> {
         if !r.is_eager() {
             return Self::index(r);
         }
@@ -126,7 +127,7 @@ impl<'a> ColumnChunks<'a> {
                         "column {i}: the column chunk has no meta_data"
                     )));
                 }
-                Ok(()) => {}
+                Ok(()) => check(i, chunk)?,
             }
         }
         Ok(Self(Repr::Decoded(chunks)))
@@ -184,6 +185,22 @@ pub struct RowGroup<'a> {
 impl<'a> ThriftRead<'a> for RowGroup<'a> {
     const TYPE: ValueType = ValueType::Struct;
     fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+        Self::read_with(r, &mut |_, _| Ok(()))
+    }
+}
+
+/// What a row group's eager decoding does with each column chunk (index, chunk).
+type RowGroupCheck<'c, 'a> = dyn FnMut(usize, &ColumnChunk<'a>) -> Result<()> + 'c;
+
+/// What [`FileMetaData::decode_checked`] does with each column chunk as soon as it is
+/// decoded (its bytes and struct still in cache): it gets the schema elements decoded so far
+/// (empty when the schema comes after the row groups), the row group's and the chunk's index
+/// and the chunk.
+pub type ChunkCheck<'c, 'a> =
+    dyn FnMut(&[SchemaElement<'a>], usize, usize, &ColumnChunk<'a>) -> Result<()> + 'c;
+
+impl<'a> RowGroup<'a> {
+    fn read_with(r: &mut CompactReader<'a>, check: &mut RowGroupCheck<'_, 'a>) -> Result<Self> {
         let (mut columns, mut total_byte_size, mut num_rows) = (None, None, None);
         let mut g = RowGroup {
             columns: ColumnChunks::from_decoded(Vec::new()),
@@ -196,7 +213,7 @@ impl<'a> ThriftRead<'a> for RowGroup<'a> {
         };
         r.read_struct("RowGroup", |r, f| {
             match f.id {
-                1 if f.ty == ValueType::List => columns = Some(ColumnChunks::read(r)?),
+                1 if f.ty == ValueType::List => columns = Some(ColumnChunks::read(r, check)?),
                 2 => total_byte_size = r.value(f)?,
                 3 => num_rows = r.value(f)?,
                 4 => g.sorting_columns = r.list_field(f)?,
@@ -268,6 +285,15 @@ impl<'a> FileMetaData<'a> {
         Self::read(&mut CompactReader::new(bytes).eager())
     }
 
+    /// Decodes the Thrift struct alone, the column chunks too, calling `check` on each chunk
+    /// as soon as it is decoded (an error from it is the result). The flag says whether every
+    /// chunk was checked against the schema the result has: not when a schema field follows
+    /// the row groups.
+    pub fn decode_checked(bytes: &'a [u8], check: &mut ChunkCheck<'_, 'a>) -> Result<(Self, bool)> {
+        let mut r = CompactReader::new(bytes).eager();
+        Self::read_with(&mut r, Some(check))
+    }
+
     /// Encodes the struct.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = CompactWriter::new();
@@ -279,6 +305,32 @@ impl<'a> FileMetaData<'a> {
 impl<'a> ThriftRead<'a> for FileMetaData<'a> {
     const TYPE: ValueType = ValueType::Struct;
     fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+        Self::read_with(r, None).map(|(m, _)| m)
+    }
+}
+
+/// Decodes a `list<RowGroup>`, passing each chunk to `check` with the schema and indices.
+fn read_row_groups<'a>(
+    r: &mut CompactReader<'a>,
+    schema: &[SchemaElement<'a>],
+    check: &mut ChunkCheck<'_, 'a>,
+) -> Result<Vec<RowGroup<'a>>> {
+    let mut groups = Vec::new();
+    r.for_each_element(ValueType::Struct, |r, g| {
+        groups.push(RowGroup::read_with(r, &mut |c, chunk| {
+            check(schema, g, c, chunk)
+        })?);
+        Ok(())
+    })?;
+    Ok(groups)
+}
+
+impl<'a> FileMetaData<'a> {
+    fn read_with(
+        r: &mut CompactReader<'a>,
+        mut check: Option<&mut ChunkCheck<'_, 'a>>,
+    ) -> Result<(Self, bool)> {
+        let mut stale = false;
         let (mut version, mut schema, mut num_rows, mut row_groups) = (None, None, None, None);
         let mut m = FileMetaData {
             version: 0,
@@ -294,9 +346,20 @@ impl<'a> ThriftRead<'a> for FileMetaData<'a> {
         r.read_struct("FileMetaData", |r, f| {
             match f.id {
                 1 => version = r.value(f)?,
-                2 => schema = r.list_field(f)?,
+                2 => {
+                    schema = r.list_field(f)?;
+                    stale |= row_groups.is_some();
+                }
                 3 => num_rows = r.value(f)?,
-                4 => row_groups = r.list_field(f)?,
+                4 => {
+                    row_groups =
+                        match (&mut check, f.ty) {
+                            (Some(check), ValueType::List | ValueType::Set) => Some(
+                                read_row_groups(r, schema.as_deref().unwrap_or_default(), check)?,
+                            ),
+                            _ => r.list_field(f)?,
+                        }
+                }
                 5 => m.key_value_metadata = r.list_field(f)?,
                 6 => m.created_by = r.value(f)?,
                 7 => m.column_orders = r.list_field(f)?,
@@ -312,7 +375,7 @@ impl<'a> ThriftRead<'a> for FileMetaData<'a> {
             ));
         };
         (m.version, m.schema, m.num_rows, m.row_groups) = (v, s, n, g);
-        Ok(m)
+        Ok((m, check.is_some() && !stale))
     }
 }
 

@@ -23,7 +23,7 @@ pub use enums::{
     BoundaryOrder, CompressionCodec, ConvertedType, EdgeInterpolationAlgorithm, Encoding,
     FieldRepetitionType, PageType, Type,
 };
-pub use file::{ColumnChunks, FileMetaData, RowGroup};
+pub use file::{ChunkCheck, ColumnChunks, FileMetaData, RowGroup};
 pub use index::{BloomFilterHeader, BloomFilterVariant, ColumnIndex, OffsetIndex, PageLocation};
 pub use logical::{ColumnOrder, LogicalType, TimeUnit};
 pub use page::{DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, PageHeader};

@@ -2,7 +2,7 @@
 //! encode → decode round trips of every struct with every field set.
 
 use super::*;
-use crate::thrift::{CompactReader, CompactWriter, ThriftRead, ThriftWrite};
+use crate::thrift::{CompactReader, CompactWriter, ThriftRead, ThriftWrite, leaked, leaked_value};
 
 fn round_trip<'a, T>(value: &T, buf: &'a mut Vec<u8>) -> T
 where
@@ -186,8 +186,8 @@ fn column_chunk() -> ColumnChunk<'static> {
         file_offset: 100,
         meta_data: Some(ColumnMetaData {
             type_: Type::BYTE_ARRAY,
-            encodings: vec![Encoding::RLE_DICTIONARY, Encoding::Unknown(99)],
-            path_in_schema: vec!["a", "list", "element"],
+            encodings: leaked(&[Encoding::RLE_DICTIONARY, Encoding::Unknown(99)]),
+            path_in_schema: leaked(&["a", "list", "element"]),
             codec: CompressionCodec::ZSTD,
             num_values: 10,
             total_uncompressed_size: 200,
@@ -199,19 +199,19 @@ fn column_chunk() -> ColumnChunk<'static> {
             data_page_offset: 60,
             index_page_offset: Some(1),
             dictionary_page_offset: Some(4),
-            statistics: Some(statistics()),
-            encoding_stats: Some(vec![PageEncodingStats {
+            statistics: Some(leaked_value(&statistics())),
+            encoding_stats: Some(leaked(&[PageEncodingStats {
                 page_type: PageType::DICTIONARY_PAGE,
                 encoding: Encoding::PLAIN,
                 count: 1,
-            }]),
+            }])),
             bloom_filter_offset: Some(500),
             bloom_filter_length: Some(40),
-            size_statistics: Some(SizeStatistics {
+            size_statistics: Some(leaked_value(&SizeStatistics {
                 unencoded_byte_array_data_bytes: Some(12),
                 repetition_level_histogram: Some(vec![1, 2]),
                 definition_level_histogram: Some(vec![3, 4, 5]),
-            }),
+            })),
             geospatial_statistics: Some(Box::new(GeospatialStatistics {
                 bbox: Some(BoundingBox {
                     xmin: -1.0,
@@ -230,10 +230,10 @@ fn column_chunk() -> ColumnChunk<'static> {
         offset_index_length: Some(20),
         column_index_offset: Some(720),
         column_index_length: Some(30),
-        crypto_metadata: Some(ColumnCryptoMetaData::WithColumnKey {
+        crypto_metadata: Some(Box::new(ColumnCryptoMetaData::WithColumnKey {
             path_in_schema: vec!["a"],
             key_metadata: Some(b"key"),
-        }),
+        })),
         encrypted_column_metadata: Some(b"\x00\x01"),
     }
 }

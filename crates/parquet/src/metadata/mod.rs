@@ -57,6 +57,8 @@ pub struct ParquetMetaData<'a> {
     leaves: Vec<usize>,
     descr: SchemaDescriptor,
     data: Range<u64>,
+    /// Every column chunk is decoded and was validated (by [`parse_metadata_eager`]).
+    validated: bool,
 }
 
 /// Decodes and validates the metadata (`metadata`: the bytes before the last 8, of the
@@ -67,43 +69,109 @@ pub fn parse_metadata(metadata: &[u8], file_len: u64) -> Result<ParquetMetaData<
 }
 
 /// Like [`parse_metadata`], but decodes every column chunk in the same pass (no index) and
-/// validates them all: for when all columns will be read.
+/// validates them all, each as soon as it is decoded: for when all columns will be read.
 pub fn parse_metadata_eager(metadata: &[u8], file_len: u64) -> Result<ParquetMetaData<'_>> {
-    let m = parse(metadata, file_len, true)?;
-    for g in 0..m.num_row_groups() {
-        for c in 0..m.num_columns() {
-            m.column_chunk(g, c)?;
+    let mut m = parse(metadata, file_len, true)?;
+    if !m.validated {
+        // The schema came after the row groups: the chunks are checked now.
+        for g in 0..m.num_row_groups() {
+            for c in 0..m.num_columns() {
+                m.column_chunk(g, c)?;
+            }
         }
+        m.validated = true;
     }
     Ok(m)
 }
 
-fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<'_>> {
-    let footer = (metadata.len() + FOOTER_TAIL_LEN) as u64;
+/// Where column data may lie in a file of `file_len` bytes whose metadata is `metadata_len`
+/// bytes long: after the leading magic, before the footer.
+fn data_range(metadata_len: usize, file_len: u64) -> Result<Range<u64>> {
+    let footer = (metadata_len + FOOTER_TAIL_LEN) as u64;
     if file_len < footer + MAGIC.len() as u64 {
         return Err(Error::oos(format!(
             "footer of {footer} bytes does not fit in a file of {file_len} bytes \
              with its leading magic"
         )));
     }
-    let file = if eager {
-        FileMetaData::decode_eager(metadata)
-    } else {
-        FileMetaData::decode(metadata)
+    Ok(MAGIC.len() as u64..file_len - footer)
+}
+
+/// How eager decoding validated the chunks.
+enum Checked {
+    /// Every chunk, against the final schema, and all are valid.
+    All,
+    /// Every chunk, against the final schema: the first invalid one's error.
+    Failed(Error),
+    /// Not all, or not against the final schema (a schema field after the row groups).
+    Partly,
+}
+
+/// Decodes every chunk, validating each as soon as it is decoded (in cache). An invalid
+/// chunk does not stop decoding: a later schema field may replace the one it was checked
+/// against, and errors of the whole file come first.
+fn decode_validated<'a>(
+    metadata: &'a [u8],
+    data: &Range<u64>,
+) -> Result<(FileMetaData<'a>, Checked)> {
+    // The leaf columns' schema indices, from the schema decoded before the row groups
+    // (`None` when it does not make a tree: validating the file reports that).
+    let mut leaves: Option<Option<Vec<usize>>> = None;
+    let (mut unchecked, mut failed) = (false, None);
+    let (file, checked) = FileMetaData::decode_checked(metadata, &mut |schema, g, c, chunk| {
+        let leaves = leaves.get_or_insert_with(|| {
+            let descr = SchemaDescriptor::new(schema).ok()?;
+            Some(leaf_indices(&descr))
+        });
+        match leaves.as_ref().and_then(|l| l.get(c)) {
+            Some(_) if failed.is_some() => {}
+            Some(&i) => {
+                failed = validate::chunk(chunk, &schema[i], data)
+                    .err()
+                    .map(|e| e.context(format!("row group {g}, column {c}")));
+            }
+            None => unchecked = true,
+        }
+        Ok(())
+    })?;
+    let checked = match failed {
+        _ if !checked || unchecked => Checked::Partly,
+        Some(e) => Checked::Failed(e),
+        None => Checked::All,
     };
-    let file = file.map_err(|e| e.context("file metadata"))?;
-    let data = MAGIC.len() as u64..file_len - footer;
-    let descr = validate::file(&file, &data).map_err(|e| e.context("file metadata"))?;
-    let leaves = descr
+    Ok((file, checked))
+}
+
+/// The index in the schema of each leaf column.
+fn leaf_indices(descr: &SchemaDescriptor) -> Vec<usize> {
+    descr
         .columns()
         .iter()
         .map(|c| c.nodes.last().copied().unwrap_or(0))
-        .collect();
+        .collect()
+}
+
+fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<'_>> {
+    let data = data_range(metadata.len(), file_len)?;
+    let (file, checked) = if eager {
+        decode_validated(metadata, &data)
+    } else {
+        FileMetaData::decode(metadata).map(|f| (f, Checked::Partly))
+    }
+    .map_err(|e| e.context("file metadata"))?;
+    let descr = validate::file(&file, &data).map_err(|e| e.context("file metadata"))?;
+    let validated = match checked {
+        Checked::All => true,
+        Checked::Failed(e) => return Err(e),
+        Checked::Partly => false,
+    };
+    let leaves = leaf_indices(&descr);
     Ok(ParquetMetaData {
         file,
         leaves,
         descr,
         data,
+        validated,
     })
 }
 
@@ -214,7 +282,9 @@ impl<'a> ParquetMetaData<'a> {
             .get(column)
             .map(|&i| &self.file.schema[i])
             .ok_or_else(|| Error::invalid(format!("column {column} requested")))?;
-        validate::chunk(&chunk, leaf, &self.data).map_err(|e| e.context(at()))?;
+        if !self.validated {
+            validate::chunk(&chunk, leaf, &self.data).map_err(|e| e.context(at()))?;
+        }
         Ok(chunk)
     }
 

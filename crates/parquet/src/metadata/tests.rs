@@ -5,6 +5,7 @@ use crate::format::{
     ColumnChunk, ColumnChunks, ColumnCryptoMetaData, ColumnMetaData, CompressionCodec, Encoding,
     FieldRepetitionType, RowGroup, Type,
 };
+use crate::thrift::leaked;
 
 fn leaf(name: &'static str) -> SchemaElement<'static> {
     SchemaElement {
@@ -20,8 +21,8 @@ fn chunk(offset: i64, size: i64) -> ColumnChunk<'static> {
         file_offset: 0,
         meta_data: Some(ColumnMetaData {
             type_: Type::INT32,
-            encodings: vec![Encoding::PLAIN],
-            path_in_schema: vec!["a"],
+            encodings: leaked(&[Encoding::PLAIN]),
+            path_in_schema: leaked(&["a"]),
             codec: CompressionCodec::UNCOMPRESSED,
             num_values: 1,
             total_uncompressed_size: size,
@@ -203,7 +204,7 @@ fn validation_names_the_problem() {
 fn encrypted_columns_are_rejected_when_read() {
     let mut m = metadata();
     let mut secret = chunk(14, 10);
-    secret.crypto_metadata = Some(ColumnCryptoMetaData::WithFooterKey);
+    secret.crypto_metadata = Some(Box::new(ColumnCryptoMetaData::WithFooterKey));
     m.row_groups[0].columns = ColumnChunks::from_decoded(vec![chunk(4, 10), secret]);
     let file = file_of(&m);
     let p = parse_file(&file).unwrap();
@@ -221,4 +222,60 @@ fn truncated_metadata_is_an_error_at_every_length() {
     for cut in 0..meta.len() {
         assert!(parse_metadata(&meta[..cut], 1000).is_err(), "cut at {cut}");
     }
+}
+
+/// `m` encoded with its schema field before the row groups when `before`, and a schema field
+/// `after` them when given (a later field replaces an earlier one).
+fn reordered(m: &FileMetaData<'_>, before: bool, after: Option<&[SchemaElement<'_>]>) -> Vec<u8> {
+    let mut w = crate::thrift::CompactWriter::new();
+    w.struct_begin();
+    if before {
+        w.field_list(2, &m.schema);
+    }
+    w.field(1, &m.version);
+    w.field(3, &m.num_rows);
+    w.field_list(4, &m.row_groups);
+    if let Some(schema) = after {
+        w.field_list(2, schema);
+    }
+    w.struct_end();
+    w.into_bytes()
+}
+
+/// Eager parsing of `meta` as the footer of a file with 20 bytes of data (as [`file_of`]).
+fn eager(meta: &[u8]) -> Result<ParquetMetaData<'_>> {
+    parse_metadata_eager(meta, (4 + 20 + meta.len() + 8) as u64)
+}
+
+#[test]
+fn eager_parsing_validates_each_chunk_whatever_the_field_order() {
+    let mut bad = chunk(4, 10);
+    bad.meta_data.as_mut().unwrap().type_ = Type::INT64;
+    let mut m = metadata();
+    m.row_groups[0].columns = ColumnChunks::from_decoded(vec![chunk(4, 10), bad]);
+    let want = "row group 0, column 1: physical type INT64 differs";
+    // Schema first (as encoded): the chunk is checked as soon as it is decoded.
+    let meta = m.encode();
+    let e = eager(&meta).unwrap_err().to_string();
+    assert!(e.starts_with(want), "{e}");
+    // Schema after the row groups: the chunks are checked once the schema is known.
+    let meta = reordered(&m, false, Some(&m.schema));
+    let e = eager(&meta).unwrap_err().to_string();
+    assert!(e.starts_with(want), "{e}");
+    // A second schema field replacing the first after the row groups were checked against
+    // it: the chunks are checked again against the schema the file ends up with.
+    let mut int64 = m.schema.clone();
+    int64[3].type_ = Some(Type::INT64);
+    let meta = reordered(&m, true, Some(&int64));
+    assert!(eager(&meta).is_ok());
+    let mut checked_as_int64 = m.clone();
+    checked_as_int64.schema = int64;
+    let meta = reordered(&checked_as_int64, true, Some(&m.schema));
+    let e = eager(&meta).unwrap_err().to_string();
+    assert!(e.starts_with(want), "{e}");
+    // A valid file: every chunk is returned without being validated again.
+    let meta = metadata().encode();
+    let p = eager(&meta).unwrap();
+    assert_eq!(*p.column_chunk(0, 1).unwrap(), chunk(14, 10));
+    assert_eq!(p.decode_all().unwrap()[0].len(), 2);
 }

@@ -18,10 +18,18 @@
 //! or one that overflows its type. Fields a struct does not know are skipped, whatever they
 //! hold, so files from newer writers read.
 
+mod encoded;
+mod list;
 mod read;
 mod skip;
 mod write;
 
+pub use encoded::Encoded;
+#[cfg(test)]
+pub(crate) use encoded::leaked_value;
+#[cfg(test)]
+pub(crate) use list::leaked;
+pub use list::{Iter, ThriftList};
 pub use read::{CompactReader, Field, ThriftRead};
 pub use write::{CompactWriter, ThriftWrite};
 
@@ -57,7 +65,7 @@ pub enum ValueType {
 
 impl ValueType {
     /// The type of a 4-bit type code (1 and 2 are both `bool`), `None` for an invalid code.
-    pub fn from_code(code: u8) -> Option<Self> {
+    pub const fn from_code(code: u8) -> Option<Self> {
         Some(match code {
             1 | 2 => Self::Bool,
             3 => Self::I8,

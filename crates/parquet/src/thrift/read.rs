@@ -77,6 +77,8 @@ impl<'a> CompactReader<'a> {
         self.buf.len() - self.pos
     }
 
+    #[cold]
+    #[inline(never)]
     pub(super) fn eof(&self, what: &str) -> Error {
         Error::oos(format!(
             "thrift: unexpected end of input reading {what} at byte {} of {}",
@@ -129,9 +131,7 @@ impl<'a> CompactReader<'a> {
         let start = self.pos;
         let v = self.varint()?;
         if v > max {
-            return Err(Error::oos(format!(
-                "thrift: {what} varint at byte {start} is {v}, too large for its type"
-            )));
+            return Err(too_large(what, start, v));
         }
         Ok(v)
     }
@@ -183,15 +183,21 @@ impl<'a> CompactReader<'a> {
     #[inline]
     pub(super) fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8]> {
         if len > self.remaining() {
-            return Err(Error::oos(format!(
-                "thrift: {what} of {len} bytes at byte {} runs past the end ({} bytes left)",
-                self.pos,
-                self.remaining()
-            )));
+            return Err(self.past_end(what, len));
         }
         let s = &self.buf[self.pos..self.pos + len];
         self.pos += len;
         Ok(s)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn past_end(&self, what: &str, len: usize) -> Error {
+        Error::oos(format!(
+            "thrift: {what} of {len} bytes at byte {} runs past the end ({} bytes left)",
+            self.pos,
+            self.remaining()
+        ))
     }
 
     /// Reads a `binary`: a slice of the input.
@@ -225,6 +231,7 @@ impl<'a> CompactReader<'a> {
     /// Reads a struct named `name` (for errors), calling `f` for each field header; `f` reads
     /// the field's value (or skips it with [`Self::skip_field`]). Errors from `f` get the
     /// struct name, field id and byte offset as context.
+    #[inline]
     pub fn read_struct(
         &mut self,
         name: &str,
@@ -234,19 +241,49 @@ impl<'a> CompactReader<'a> {
         let mut last = 0i16;
         loop {
             let start = self.pos;
-            let Some(field) = self.field_header(&mut last).map_err(|e| e.context(name))? else {
-                break;
+            let field = match self.field_header(&mut last) {
+                Ok(Some(field)) => field,
+                Ok(None) => break,
+                Err(e) => return Err(e.context(name)),
             };
-            f(self, field)
-                .map_err(|e| e.context(format!("{name} field {} at byte {start}", field.id)))?;
+            if let Err(e) = f(self, field) {
+                return Err(field_error(e, name, field.id, start));
+            }
         }
         self.depth -= 1;
         Ok(())
     }
 
     /// Reads a field header (`None` at the struct's stop byte); `last` is the previous id.
-    #[inline]
+    /// The stop byte and the common short form (id delta 1..=15, a valid type) are decoded
+    /// inline; the rest (long form, errors) out of line.
+    #[inline(always)]
     fn field_header(&mut self, last: &mut i16) -> Result<Option<Field>> {
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b == 0 {
+                self.pos += 1;
+                return Ok(None);
+            }
+            let (delta, code) = (b >> 4, b & 0x0f);
+            if let (true, Some(ty), Some(id)) = (
+                delta != 0,
+                FIELD_TYPES[code as usize],
+                last.checked_add(i16::from(delta)),
+            ) {
+                self.pos += 1;
+                *last = id;
+                return Ok(Some(Field {
+                    id,
+                    ty,
+                    bool_value: code == 1,
+                }));
+            }
+        }
+        self.field_header_slow(last)
+    }
+
+    #[inline(never)]
+    fn field_header_slow(&mut self, last: &mut i16) -> Result<Option<Field>> {
         let start = self.pos;
         let b = self.byte()?;
         if b == 0 {
@@ -274,6 +311,7 @@ impl<'a> CompactReader<'a> {
 
     /// Reads a list or set header: element type and count, the count checked against the
     /// bytes left (each element takes at least [`ValueType::min_size`] bytes).
+    #[inline]
     pub fn list_header(&mut self) -> Result<(ValueType, usize)> {
         let start = self.pos;
         let b = self.byte()?;
@@ -289,13 +327,19 @@ impl<'a> CompactReader<'a> {
         };
         let room = (self.remaining() / ty.min_size()) as u64;
         if n > room {
-            return Err(Error::oos(format!(
-                "thrift: list at byte {start} declares {n} {} elements but only {} bytes are left",
-                ty.name(),
-                self.remaining()
-            )));
+            return Err(self.list_too_long(start, n, ty));
         }
         Ok((ty, n as usize))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn list_too_long(&self, start: usize, n: u64, ty: ValueType) -> Error {
+        Error::oos(format!(
+            "thrift: list at byte {start} declares {n} {} elements but only {} bytes are left",
+            ty.name(),
+            self.remaining()
+        ))
     }
 
     /// Reads a `list<T>` (or `set<T>`) whose values are `T`, after checking the element type.
@@ -389,6 +433,32 @@ impl<'a> CompactReader<'a> {
             )))
         }
     }
+}
+
+/// The type of each 4-bit field type code (`None`: invalid, or 0, the stop byte).
+const FIELD_TYPES: [Option<ValueType>; 16] = {
+    let mut t = [None; 16];
+    let mut code = 1;
+    while code < 13 {
+        t[code] = ValueType::from_code(code as u8);
+        code += 1;
+    }
+    t
+};
+
+#[cold]
+#[inline(never)]
+fn too_large(what: &str, start: usize, v: u64) -> Error {
+    Error::oos(format!(
+        "thrift: {what} varint at byte {start} is {v}, too large for its type"
+    ))
+}
+
+/// `e` with the struct name, field id and byte offset as context (out of line: errors are rare).
+#[cold]
+#[inline(never)]
+fn field_error(e: Error, name: &str, id: i16, start: usize) -> Error {
+    e.context(format!("{name} field {id} at byte {start}"))
 }
 
 impl<'a, T: ThriftRead<'a>> ThriftRead<'a> for Box<T> {

@@ -32,39 +32,77 @@ impl CompactReader<'_> {
 
     /// Skips a struct, whatever its fields. Field ids are not looked at (only the types
     /// matter for skipping), which keeps this loop tight: it is what indexing a footer's
-    /// column chunks costs.
+    /// column chunks costs. The position is kept in a local, varints and binaries (most of a
+    /// footer) are stepped over inline and the common types tested first.
     pub fn skip_struct(&mut self) -> Result<()> {
         self.enter()?;
+        let buf = self.buf;
+        let mut pos = self.pos;
         loop {
-            let start = self.pos;
-            let Some(&b) = self.buf.get(start) else {
+            let start = pos;
+            let Some(&b) = buf.get(pos) else {
+                self.pos = pos;
                 return Err(self.eof("a field header"));
             };
-            self.pos += 1;
+            pos += 1;
             if b == 0 {
                 break;
             }
             if b < 0x10 {
-                self.skip_varint()?; // the long form's field id
+                pos = self.varint_end(pos)?; // the long form's field id
             }
-            match b & 0x0f {
-                1 | 2 => {}
-                4..=6 => self.skip_varint()?,
-                8 => self.skip_binary()?,
-                12 => self.skip_struct()?,
-                9 | 10 => self.skip_list()?,
-                3 => self.byte().map(drop)?,
-                7 => self.take(8, "a double").map(drop)?,
-                11 => self.skip_map()?,
-                code => {
-                    return Err(Error::oos(format!(
-                        "thrift: invalid field type {code} at byte {start}"
-                    )));
+            let code = b & 0x0f;
+            if (4..=6).contains(&code) {
+                pos = self.varint_end(pos)?;
+            } else if code == 8 {
+                pos = self.binary_end(pos)?;
+            } else if code > 2 {
+                self.pos = pos;
+                match code {
+                    12 => self.skip_struct()?,
+                    9 | 10 => self.skip_list()?,
+                    3 => self.byte().map(drop)?,
+                    7 => self.take(8, "a double").map(drop)?,
+                    11 => self.skip_map()?,
+                    code => {
+                        return Err(Error::oos(format!(
+                            "thrift: invalid field type {code} at byte {start}"
+                        )));
+                    }
                 }
+                pos = self.pos;
             }
         }
+        self.pos = pos;
         self.depth -= 1;
         Ok(())
+    }
+
+    /// Where the varint at `pos` ends; an error (and the position moved there) when it
+    /// is truncated or longer than 10 bytes.
+    #[inline(always)]
+    fn varint_end(&mut self, pos: usize) -> Result<usize> {
+        match self.buf.get(pos) {
+            Some(&b) if b < 0x80 => Ok(pos + 1),
+            _ => {
+                self.pos = pos;
+                self.skip_varint_long().map(|()| self.pos)
+            }
+        }
+    }
+
+    /// Where the binary at `pos` ends; an error (and the position moved there) when it
+    /// runs past the end.
+    #[inline(always)]
+    fn binary_end(&mut self, pos: usize) -> Result<usize> {
+        if let Some(&len) = self.buf.get(pos)
+            && len < 0x80
+            && pos + 1 + (len as usize) <= self.buf.len()
+        {
+            return Ok(pos + 1 + len as usize);
+        }
+        self.pos = pos;
+        self.skip_binary().map(|()| self.pos)
     }
 
     /// Skips a `binary`.
@@ -80,8 +118,19 @@ impl CompactReader<'_> {
     }
 
     /// Skips a varint (at most 10 bytes) without decoding it.
-    #[inline]
+    #[inline(always)]
     fn skip_varint(&mut self) -> Result<()> {
+        if let Some(&b) = self.buf.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(());
+        }
+        self.skip_varint_long()
+    }
+
+    #[inline(never)]
+    fn skip_varint_long(&mut self) -> Result<()> {
         let rest = &self.buf[self.pos..];
         for (i, &b) in rest.iter().take(10).enumerate() {
             if b < 0x80 {
@@ -101,6 +150,11 @@ impl CompactReader<'_> {
             }
             ValueType::I8 => {
                 self.take(n, "list of i8")?;
+            }
+            ValueType::I16 | ValueType::I32 | ValueType::I64 => {
+                for _ in 0..n {
+                    self.skip_varint()?;
+                }
             }
             _ => {
                 for _ in 0..n {

@@ -331,3 +331,45 @@ fn writer_round_trips_extremes() {
     assert_eq!(r.binary().unwrap(), b"hello");
     assert_eq!(r.remaining(), 0);
 }
+
+#[test]
+fn thrift_list_views_the_encoded_elements() {
+    // list<string> of 2: header 0x28 (size 2, binary), then "ab" and "c" with their lengths.
+    let bytes = [0x28, 2, b'a', b'b', 1, b'c', 0xee];
+    let mut r = reader(&bytes);
+    let list = ThriftList::<&str>::read(&mut r).unwrap();
+    assert_eq!(r.position(), 6, "the list ends before the trailing byte");
+    assert_eq!((list.len(), list.is_empty()), (2, false));
+    assert_eq!(list.to_vec(), ["ab", "c"]);
+    assert_eq!(list.join("."), "ab.c");
+    assert_eq!(format!("{list:?}"), r#"["ab", "c"]"#);
+    let mut w = CompactWriter::new();
+    list.write(&mut w);
+    assert_eq!(w.into_bytes(), &bytes[..6], "written back as read");
+    // Equal by elements: the same values from other bytes (a long-form header).
+    let long = [0xf8, 2, 2, b'a', b'b', 1, b'c'];
+    assert_eq!(ThriftList::<&str>::read(&mut reader(&long)).unwrap(), list);
+}
+
+#[test]
+fn thrift_list_checks_every_element_when_read() {
+    // The second string is not UTF-8: an error at read time, naming the element.
+    let e = err_text(ThriftList::<&str>::read(&mut reader(&[
+        0x28, 1, b'a', 1, 0xff,
+    ])));
+    assert!(e.contains("element 1") && e.contains("UTF-8"), "{e}");
+    // Elements of another type.
+    let e = err_text(ThriftList::<&str>::read(&mut reader(&[0x15, 2])));
+    assert!(e.contains("holds i32, expected binary"), "{e}");
+    // An i32 element that overflows.
+    let e = err_text(ThriftList::<i32>::read(&mut reader(&[
+        0x15, 0xff, 0xff, 0xff, 0xff, 0x7f,
+    ])));
+    assert!(e.contains("too large"), "{e}");
+    // from_encoded: bytes left over are an error.
+    let e = err_text(ThriftList::<i32>::from_encoded(&[2, 4, 6], 2));
+    assert!(e.contains("1 bytes after"), "{e}");
+    let ok = ThriftList::<i32>::from_encoded(&[2, 4, 5], 3).unwrap();
+    assert_eq!(ok.to_vec(), [1, 2, -3]);
+    assert_eq!(ThriftList::<i32>::encode(&[1, 2, -3]), [2, 4, 5]);
+}

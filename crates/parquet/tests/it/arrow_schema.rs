@@ -4,39 +4,14 @@
 //! One blind spot: pyarrow's IPC reader drops the name of a map's entries field, so that name
 //! (pyarrow calls it after the map column) is checked by the unit tests instead.
 
-use quiver_integration::testdata::require_test_data;
+use crate::common::{file_name, parquet_files, python_lines, python_writes};
 use quiver_parquet::arrow::arrow_schema;
 use quiver_parquet::arrow::options::ReadOptions;
 use quiver_parquet::metadata::parse_file;
 use quiver_parquet::schema::SchemaDescriptor;
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn parquet_files() -> Option<Vec<PathBuf>> {
-    let root = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
-    let mut files = Vec::new();
-    for dir in [
-        "parquet-testing/data",
-        "parquet-testing/bad_data",
-        "arrow-testing/data/parquet",
-    ] {
-        let mut stack = vec![root.join(dir)];
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d).unwrap() {
-                let p = entry.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|e| e == "parquet") {
-                    files.push(p);
-                }
-            }
-        }
-    }
-    files.sort();
-    Some(files)
-}
 
 /// quiver's Arrow schema of `path` as an IPC schema message.
 fn ours(path: &Path) -> Result<Vec<u8>, String> {
@@ -73,32 +48,10 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
         input.push_str(&case.to_string());
         input.push('\n');
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/arrow_schema.py");
-    let mut child = std::process::Command::new("python3")
-        .arg(script)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
     let mut problems = Vec::new();
     let mut both = 0;
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
-        let v: Value = serde_json::from_str(line).unwrap();
-        let name = v["file"]
-            .as_str()
-            .unwrap()
-            .rsplit('/')
-            .next()
-            .unwrap()
-            .to_string();
+    for v in python_lines("arrow_schema.py", &input) {
+        let name = file_name(&v);
         match (v.get("pyarrow").is_some(), v.get("quiver").is_some()) {
             (true, true) if v["equal"] == true && v["metadata_equal"] == true => both += 1,
             // Both refuse the file.
@@ -116,6 +69,11 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
 #[test]
 fn official_files_have_pyarrows_arrow_schema() {
     let Some(files) = parquet_files() else { return };
+    // The `*.parquet` files (the extension-less fuzz cases stall this comparison: to look into).
+    let files: Vec<_> = files
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "parquet"))
+        .collect();
     let (problems, both) = compare(&files);
     assert!(
         problems.is_empty(),
@@ -130,19 +88,7 @@ fn official_files_have_pyarrows_arrow_schema() {
 /// (`tests/write_types.py`): the types `ARROW:schema` restores, legacy list names, INT96, …
 #[test]
 fn pyarrow_written_types_read_as_pyarrow_reads_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/write_types.py");
-    let ok = std::process::Command::new("python3")
-        .arg(script)
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let (_dir, files) = python_writes("write_types.py");
     let (problems, both) = compare(&files);
     assert!(
         problems.is_empty(),

@@ -2,44 +2,13 @@
 //! arrow-testing/data/parquet, decoded and compared with pyarrow's view of it
 //! (`tests/pyarrow_metadata.py`); files pyarrow rejects must be rejected, cleanly.
 
+use crate::common::test_files;
 use quiver_arrow::Error;
-use quiver_integration::testdata::{pyarrow_python, require_test_data};
+use quiver_integration::testdata::pyarrow_python;
 use quiver_parquet::format::{ColumnChunk, CompressionCodec};
 use quiver_parquet::metadata::{ENCRYPTED, ParquetMetaData, parse_file};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-/// Every file under the official Parquet test folders, sorted.
-pub fn test_files() -> Option<Vec<PathBuf>> {
-    let root = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
-    let mut files = Vec::new();
-    for dir in [
-        "parquet-testing/data",
-        "parquet-testing/bad_data",
-        "arrow-testing/data/parquet",
-    ] {
-        let dir = root.join(dir);
-        assert!(
-            dir.is_dir(),
-            "{} is missing from the test data",
-            dir.display()
-        );
-        walk(&dir, &mut files);
-    }
-    files.sort();
-    Some(files)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
 
 fn pyarrow_view(files: &[PathBuf]) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pyarrow_metadata.py");

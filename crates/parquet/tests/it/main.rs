@@ -1,6 +1,7 @@
 //! Integration tests of quiver-parquet against the official test files and pyarrow.
 
 mod arrow_schema;
+mod common;
 mod files;
 mod mutants;
 mod mutate;

@@ -1,7 +1,7 @@
 //! Thousands of fixed-seed mutants of real footers: decoding them gives errors or metadata,
 //! never a panic, and whatever decodes survives an encode → decode → encode round trip.
 
-use crate::files::test_files;
+use crate::common::test_files;
 use quiver_parquet::format::{ColumnChunks, FileMetaData};
 use quiver_parquet::metadata::{parse_metadata, parse_metadata_eager};
 

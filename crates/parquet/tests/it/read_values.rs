@@ -2,38 +2,11 @@
 //! compares column by column, quiver's batches sent as an Arrow IPC file); files pyarrow
 //! rejects, quiver rejects.
 
-use quiver_integration::testdata::require_test_data;
+use crate::common::{file_name, parquet_files, python_lines, python_writes};
 use quiver_parquet::arrow::options::ReadOptions;
 use quiver_parquet::file::FileReader;
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-
-fn parquet_files() -> Option<Vec<PathBuf>> {
-    let root = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
-    let mut files = Vec::new();
-    for dir in [
-        "parquet-testing/data",
-        "parquet-testing/bad_data",
-        "arrow-testing/data/parquet",
-    ] {
-        let mut stack = vec![root.join(dir)];
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d).unwrap() {
-                let p = entry.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|e| e == "parquet")
-                    || d.ends_with("fuzzing") && p.extension().is_none()
-                {
-                    files.push(p);
-                }
-            }
-        }
-    }
-    files.sort();
-    Some(files)
-}
 
 /// Files whose page CRCs are wrong: quiver refuses them by default (pyarrow does not check) and
 /// reads them as pyarrow does with verification off.
@@ -82,21 +55,7 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
         input.push_str(&case.to_string());
         input.push('\n');
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_values.py");
-    let mut child = std::process::Command::new("python3")
-        .arg(script)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
+    let lines = python_lines("read_values.py", &input);
     let errors: Vec<(String, String)> = input
         .lines()
         .filter_map(|l| {
@@ -109,10 +68,9 @@ fn compare(files: &[PathBuf]) -> (Vec<String>, usize) {
         .collect();
     let mut problems = Vec::new();
     let mut same = 0;
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
-        let v: Value = serde_json::from_str(line).unwrap();
+    for v in lines {
         let file = v["file"].as_str().unwrap();
-        let name = file.rsplit('/').next().unwrap();
+        let name = file_name(&v);
         let ours_err = errors
             .iter()
             .find(|(f, _)| f == file)
@@ -153,19 +111,7 @@ fn official_files_read_as_pyarrow_reads_them() {
 /// several writer settings) read to pyarrow's values, restored types included.
 #[test]
 fn pyarrow_written_types_read_as_pyarrow_reads_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/write_types.py");
-    let ok = std::process::Command::new("python3")
-        .arg(script)
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let (_dir, files) = python_writes("write_types.py");
     let (problems, same) = compare(&files);
     assert!(
         problems.is_empty(),
@@ -181,19 +127,7 @@ fn pyarrow_written_types_read_as_pyarrow_reads_them() {
 /// many row groups, checksums, an empty table; flat and nested columns with nulls at every level.
 #[test]
 fn pyarrow_written_matrix_reads_as_pyarrow_reads_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/write_matrix.py");
-    let ok = std::process::Command::new("python3")
-        .arg(script)
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let (_dir, files) = python_writes("write_matrix.py");
     let (problems, same) = compare(&files);
     assert!(
         problems.is_empty(),

@@ -1,0 +1,111 @@
+//! Helpers the Parquet integration tests share: the official test files, files written by a
+//! Python script, and running a Python comparison over JSON lines.
+
+use quiver_integration::testdata::require_test_data;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Every file under the official Parquet test folders (parquet-testing `data` and `bad_data`,
+/// arrow-testing `data/parquet`), sorted; `None` (skip) without test data outside CI.
+pub fn test_files() -> Option<Vec<PathBuf>> {
+    let root = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
+    let mut files = Vec::new();
+    for dir in [
+        "parquet-testing/data",
+        "parquet-testing/bad_data",
+        "arrow-testing/data/parquet",
+    ] {
+        let dir = root.join(dir);
+        assert!(
+            dir.is_dir(),
+            "{} is missing from the test data",
+            dir.display()
+        );
+        walk(&dir, &mut files);
+    }
+    files.sort();
+    Some(files)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The Parquet files among [`test_files`]: `*.parquet`, and the extension-less fuzz cases.
+pub fn parquet_files() -> Option<Vec<PathBuf>> {
+    let files = test_files()?;
+    Some(
+        files
+            .into_iter()
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "parquet")
+                    || (p.extension().is_none() && p.to_string_lossy().contains("fuzzing"))
+            })
+            .collect(),
+    )
+}
+
+/// Runs `tests/<script>` (a Python script writing Parquet files into the folder it is given)
+/// and returns the folder and its files, sorted.
+pub fn python_writes(script: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(script);
+    let ok = std::process::Command::new("python3")
+        .arg(script)
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    (dir, files)
+}
+
+/// Runs `tests/<script>` with `input` (JSON lines) on standard input; returns its JSON lines.
+pub fn python_lines(script: &str, input: &str) -> Vec<serde_json::Value> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(script);
+    let mut child = std::process::Command::new("python3")
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The file name of a path given as JSON.
+pub fn file_name(v: &serde_json::Value) -> String {
+    v["file"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string()
+}

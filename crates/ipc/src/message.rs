@@ -50,11 +50,13 @@ pub fn parse_prefix(buf: &[u8]) -> Result<Option<Prefix>> {
     let Some(first) = buf.get(..4) else {
         return Ok(None);
     };
+    // ok: `get(..4)` is 4 bytes
     let first = u32::from_le_bytes(first.try_into().expect("4 bytes"));
     let (prefix_len, len) = if first == CONTINUATION {
         let Some(len) = buf.get(4..8) else {
             return Ok(None);
         };
+        // ok: `get(4..8)` is 4 bytes
         (8, i32::from_le_bytes(len.try_into().expect("4 bytes")))
     } else {
         (4, first as i32)
@@ -272,6 +274,7 @@ pub fn read_message<R: Read>(r: &mut R) -> Result<Option<Message>> {
             "input ends inside a message prefix ({got} of 4 bytes)"
         )));
     }
+    // ok: `head[..4]` is 4 bytes
     if u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) == CONTINUATION {
         let got = read_up_to(r, &mut head[4..8])?;
         if got == 0 {

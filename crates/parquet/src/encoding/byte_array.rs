@@ -104,10 +104,10 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
         }
         self.values.extend_from_slice(data);
         let mut at = base;
-        // ok: every end is at most `base + data.len()`, checked above to fit `O`.
         self.offsets
             .extend_from_exact_iter(lengths.iter().map(|&l| {
                 at += l as usize;
+                // ok: every end is at most `base + data.len()`, checked above to fit `O`.
                 O::from_usize(at).unwrap()
             }));
         Ok(())

@@ -1,17 +1,25 @@
-//! One leaf column chunk decoded: its non-null values, densely, in the physical type's layout
-//! ([`Dense`]), and its levels ([`LeafLevels`]): none for a required flat column, validity bits
-//! (decoded run by run) for a flat column with one optional node, full levels otherwise.
+//! A leaf column chunk decoded a batch of records at a time ([`ColumnStream`]): each batch is
+//! its non-null values, densely, in the physical type's layout ([`Dense`]), and its levels
+//! ([`LeafLevels`]): none for a required flat column, validity bits (decoded run by run) for a
+//! flat column with one optional node, full levels otherwise.
+//!
+//! Nothing is decoded ahead of the batch asked for: pages are read one at a time, and a page's
+//! levels and values are decoded as far as the batch needs (the decoders' positions are kept
+//! between batches), so memory stays bounded by the batch however many values a page or a
+//! chunk declares. A record of a repeated column may span pages; the levels decoded past the
+//! batch's last record are carried to the next batch.
 
+use super::page_state::{At, LevelCursor, span};
+use super::values::{Dict, PageValues, Scratch};
 use crate::codec::Decompressor;
-use crate::encoding::byte_array::{self, DeltaByteArrayScratch, FlexOffsets, OffsetsSink};
-use crate::encoding::rle::RleDecoder;
-use crate::encoding::{byte_stream_split, delta, dictionary, plain};
+use crate::encoding::byte_array::FlexOffsets;
 use crate::format::{ColumnMetaData, Encoding, Type};
-use crate::levels::{self, LevelEncoding, validity};
-use crate::page::{Page, PageContext, PageReader, StoredPage, decode_page};
+use crate::levels::LevelEncoding;
+use crate::page::{Page, PageContext, PageCursor, PageReader, StoredPage, decode_page};
 use crate::schema::ColumnDescriptor;
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer};
 use quiver_arrow::{Error, Result};
+use std::borrow::Cow;
 
 /// Dense values in their physical layout.
 #[derive(Debug)]
@@ -30,7 +38,7 @@ pub enum Dense {
 }
 
 impl Dense {
-    fn new(physical: Type, type_length: usize) -> Result<Dense> {
+    pub(super) fn new(physical: Type, type_length: usize) -> Result<Dense> {
         Ok(match physical {
             Type::BOOLEAN => Dense::Bool(MutableBitmap::with_capacity(0)),
             Type::BYTE_ARRAY => Dense::Bytes(FlexOffsets::default()),
@@ -56,7 +64,7 @@ impl Dense {
     }
 }
 
-fn fixed_width(t: Type, type_length: usize) -> Result<usize> {
+pub(super) fn fixed_width(t: Type, type_length: usize) -> Result<usize> {
     Ok(match t {
         Type::INT32 | Type::FLOAT => 4,
         Type::INT64 | Type::DOUBLE => 8,
@@ -85,7 +93,7 @@ pub enum LeafLevels {
     },
 }
 
-/// A decoded leaf column chunk.
+/// A run of records of a leaf column, decoded.
 #[derive(Debug)]
 pub struct LeafChunk {
     /// Non-null values.
@@ -94,17 +102,14 @@ pub struct LeafChunk {
     pub levels: LeafLevels,
 }
 
-/// The dictionary of a column chunk, decoded once.
-enum Dict {
-    Fixed { width: usize, data: MutableBuffer },
-    Bytes(OffsetsSink<i64>),
-}
-
-impl Dict {
-    fn len(&self) -> usize {
-        match self {
-            Dict::Fixed { width, data } => data.len() / width,
-            Dict::Bytes(s) => s.len(),
+impl LeafChunk {
+    /// The number of records (rows) it holds.
+    pub fn records(&self) -> usize {
+        match &self.levels {
+            LeafLevels::None { len } => *len,
+            LeafLevels::Validity(bits) => bits.len(),
+            LeafLevels::Full { def, rep } if rep.is_empty() => def.len(),
+            LeafLevels::Full { rep, .. } => rep.iter().filter(|&&r| r == 0).count(),
         }
     }
 }
@@ -116,326 +121,390 @@ pub struct ChunkOptions {
     pub verify_crc: bool,
 }
 
-/// Decodes the whole column chunk `bytes` (from its first page to its end) of column `descr`.
-pub fn decode_chunk(
-    bytes: &[u8],
-    meta: &ColumnMetaData<'_>,
-    descr: &ColumnDescriptor,
-    options: ChunkOptions,
-    decompressor: &mut Decompressor,
-) -> Result<LeafChunk> {
-    let cx = PageContext {
-        codec: crate::page::codec(meta.codec)?,
-        max_def: descr.max_def(),
-        max_rep: descr.max_rep(),
-        verify_crc: options.verify_crc,
-    };
-    let mut d = ChunkDecoder {
-        descr,
-        dense: Dense::new(descr.physical, descr.type_length)?,
-        levels: if cx.max_rep == 0 && cx.max_def == 0 {
-            LeafLevels::None { len: 0 }
-        } else if cx.max_rep == 0 && cx.max_def == 1 {
-            LeafLevels::Validity(MutableBitmap::with_capacity(0))
-        } else {
-            LeafLevels::Full {
-                def: Vec::new(),
-                rep: Vec::new(),
-            }
-        },
-        dict: None,
-        scratch: DeltaByteArrayScratch::default(),
-        lengths: MutableBuffer::new(),
-    };
-    let mut pages = PageReader::new(bytes, meta.num_values, meta.total_uncompressed_size);
-    let mut buf = Vec::new();
-    let mut index = 0;
-    while let Some(stored) = pages.next_page()? {
-        let at = |e: Error| e.context(format!("page {index}"));
-        if d.bare(&stored, &cx, decompressor).map_err(at)? {
-            index += 1;
-            continue;
-        }
-        let page = decode_page(&stored, &cx, decompressor, &mut buf).map_err(at)?;
-        d.page(page).map_err(at)?;
-        index += 1;
-    }
-    Ok(LeafChunk {
-        dense: d.dense,
-        levels: d.levels,
-    })
+/// The data page being decoded.
+#[derive(Debug)]
+struct DataPage {
+    /// Level entries (values and nulls) not decoded yet.
+    left: usize,
+    rep: LevelCursor,
+    def: LevelCursor,
+    values_at: At,
+    values: PageValues,
 }
 
-struct ChunkDecoder<'d> {
-    descr: &'d ColumnDescriptor,
-    dense: Dense,
-    levels: LeafLevels,
+/// What [`ColumnStream::load`] found.
+enum Loaded {
+    /// The chunk's pages are all read.
+    End,
+    /// A page whose values went straight into the batch: this many.
+    Bare(usize),
+    /// A data page, now the current page.
+    Page,
+}
+
+/// Entries decoded at least per step of a repeated column (levels decoded past the batch's last
+/// record are carried to the next batch: at most this many).
+const MIN_STEP: usize = 1024;
+
+/// One leaf column chunk, decoded a batch of records at a time ([`ColumnStream::next`]).
+pub struct ColumnStream<'c> {
+    descr: &'c ColumnDescriptor,
+    cx: PageContext,
+    chunk: Cow<'c, [u8]>,
+    pages: PageCursor,
     dict: Option<Dict>,
-    scratch: DeltaByteArrayScratch,
-    lengths: MutableBuffer,
+    page: Option<DataPage>,
+    /// The current page decompressed (when it is stored compressed).
+    buf: Vec<u8>,
+    /// Levels of the current page decoded past the last batch's end, and how far they are used.
+    carry_def: Vec<i16>,
+    carry_rep: Vec<i16>,
+    carry_at: usize,
+    scratch: Scratch,
 }
 
-impl ChunkDecoder<'_> {
-    /// Decompresses a page of PLAIN fixed-width values of a column without levels straight
-    /// into the dense values (no scratch, no copy); false for any other page.
-    fn bare(
-        &mut self,
-        stored: &StoredPage<'_>,
-        cx: &PageContext,
-        decompressor: &mut Decompressor,
-    ) -> Result<bool> {
-        let (LeafLevels::None { len }, Dense::Fixed { width, data }) =
-            (&mut self.levels, &mut self.dense)
-        else {
-            return Ok(false);
+impl<'c> ColumnStream<'c> {
+    /// A stream over the column chunk `chunk` (from its first page to its end) of column
+    /// `descr`, whose metadata is `meta`.
+    pub fn new(
+        chunk: Cow<'c, [u8]>,
+        meta: &ColumnMetaData<'_>,
+        descr: &'c ColumnDescriptor,
+        options: ChunkOptions,
+    ) -> Result<Self> {
+        let cx = PageContext {
+            codec: crate::page::codec(meta.codec)?,
+            max_def: descr.max_def(),
+            max_rep: descr.max_rep(),
+            verify_crc: options.verify_crc,
         };
-        let Some(b) = crate::page::bare_values(stored, cx) else {
-            return Ok(false);
-        };
-        if b.encoding != Encoding::PLAIN
-            || b.uncompressed == 0
-            || b.num_values.checked_mul(*width) != Some(b.uncompressed)
-        {
-            return Ok(false);
-        }
-        crate::page::check_crc(stored, cx)?;
-        let start = data.len();
-        data.try_reserve(b.uncompressed)?;
-        // Zeros in fresh capacity cost no writes; the codec overwrites them.
-        data.resize(start + b.uncompressed);
-        if let Err(e) = b.decompress_into(cx, decompressor, &mut data.as_mut_slice()[start..]) {
-            data.truncate(start);
-            return Err(e.context("PLAIN values"));
-        }
-        *len += b.num_values;
-        Ok(true)
+        let pages = PageReader::new(&chunk, meta.num_values, meta.total_uncompressed_size).cursor();
+        Ok(ColumnStream {
+            descr,
+            cx,
+            chunk,
+            pages,
+            dict: None,
+            page: None,
+            buf: Vec::new(),
+            carry_def: Vec::new(),
+            carry_rep: Vec::new(),
+            carry_at: 0,
+            scratch: Scratch::default(),
+        })
     }
 
-    fn page(&mut self, page: Page<'_>) -> Result<()> {
-        match page {
-            Page::Dictionary {
-                values,
-                num_values,
-                encoding,
-            } => self.dictionary(values, num_values, encoding),
-            Page::Data {
-                num_values,
-                encoding,
+    /// An empty batch, with room for `records` records of a column without repetition.
+    fn empty(&self, records: usize) -> Result<LeafChunk> {
+        let mut dense = Dense::new(self.descr.physical, self.descr.type_length)?;
+        let flat = self.cx.max_rep == 0;
+        if flat {
+            match &mut dense {
+                Dense::Fixed { width, data } => data.try_reserve(records.saturating_mul(*width))?,
+                Dense::Bool(bits) => bits.try_reserve(records)?,
+                Dense::Bytes(FlexOffsets::Narrow(s)) => s.offsets.try_reserve(records * 4 + 4)?,
+                Dense::Bytes(_) => {}
+            }
+        }
+        let levels = match (self.cx.max_rep, self.cx.max_def) {
+            (0, 0) => LeafLevels::None { len: 0 },
+            (0, 1) => LeafLevels::Validity(MutableBitmap::with_capacity(records)),
+            _ => LeafLevels::Full {
+                def: Vec::with_capacity(if flat { records } else { 0 }),
+                rep: Vec::new(),
+            },
+        };
+        Ok(LeafChunk { dense, levels })
+    }
+
+    /// Decodes the next `records` records (rows); fewer only when the chunk ends.
+    pub fn next(&mut self, records: usize, decompressor: &mut Decompressor) -> Result<LeafChunk> {
+        let mut out = self.empty(records)?;
+        if self.cx.max_rep == 0 {
+            self.flat(records, &mut out, decompressor)?;
+        } else {
+            self.repeated(records, &mut out, decompressor)?;
+        }
+        Ok(out)
+    }
+
+    fn at_page(&self) -> impl Fn(Error) -> Error + use<> {
+        let index = self.pages.index().saturating_sub(1);
+        move |e: Error| e.context(format!("page {index}"))
+    }
+
+    /// A column without repetition: a record is a level entry.
+    fn flat(&mut self, want: usize, out: &mut LeafChunk, dec: &mut Decompressor) -> Result<()> {
+        let mut got = 0;
+        while got < want {
+            if self.page.as_ref().is_none_or(|p| p.left == 0) {
+                match self.load(want - got, Some(&mut *out), dec)? {
+                    Loaded::End => break,
+                    Loaded::Bare(n) => got += n,
+                    Loaded::Page => {}
+                }
+                continue;
+            }
+            let at = self.at_page();
+            let ColumnStream {
+                chunk,
+                buf,
+                page,
+                dict,
+                scratch,
+                cx,
+                ..
+            } = self;
+            let page = page
+                .as_mut()
+                .ok_or_else(|| Error::invalid("no current page"))?;
+            let m = (want - got).min(page.left);
+            let present = match &mut out.levels {
+                LeafLevels::None { len } => {
+                    *len += m;
+                    m
+                }
+                LeafLevels::Validity(bits) => page
+                    .def
+                    .take_validity(m, bits, chunk, buf)
+                    .map_err(|e| at(e.context("definition levels")))?,
+                LeafLevels::Full { def, .. } => {
+                    let start = def.len();
+                    def.resize(start + m, 0);
+                    page.def
+                        .take(cx.max_def, &mut def[start..], chunk, buf)
+                        .map_err(|e| at(e.context("definition levels")))?;
+                    def[start..].iter().filter(|&&d| d == cx.max_def).count()
+                }
+            };
+            page.left -= m;
+            got += m;
+            let src = page.values_at.get(chunk, buf);
+            page.values
+                .take(src, present, dict.as_ref(), &mut out.dense, scratch)
+                .map_err(at)?;
+        }
+        Ok(())
+    }
+
+    /// A column with repetition: a record starts at each repetition level 0; the batch ends
+    /// before the record after its last, or where the chunk ends.
+    fn repeated(&mut self, want: usize, out: &mut LeafChunk, dec: &mut Decompressor) -> Result<()> {
+        let LeafLevels::Full { def, rep } = &mut out.levels else {
+            return Err(Error::invalid("a repeated column without full levels"));
+        };
+        let mut started = 0;
+        loop {
+            let from = def.len();
+            let cut;
+            if self.carry_at < self.carry_def.len() {
+                let (take, stop) = scan(&self.carry_rep[self.carry_at..], &mut started, want);
+                let range = self.carry_at..self.carry_at + take;
+                def.extend_from_slice(&self.carry_def[range.clone()]);
+                rep.extend_from_slice(&self.carry_rep[range]);
+                self.carry_at += take;
+                cut = stop;
+            } else {
+                if self.page.as_ref().is_none_or(|p| p.left == 0) {
+                    match self.load(0, None, dec)? {
+                        Loaded::End => return Ok(()),
+                        _ => continue,
+                    }
+                }
+                let at = self.at_page();
+                let ColumnStream {
+                    chunk,
+                    buf,
+                    page,
+                    cx,
+                    ..
+                } = self;
+                let page = page
+                    .as_mut()
+                    .ok_or_else(|| Error::invalid("no current page"))?;
+                let step = want.saturating_sub(started).max(MIN_STEP).min(page.left);
+                def.resize(from + step, 0);
+                rep.resize(from + step, 0);
+                page.rep
+                    .take(cx.max_rep, &mut rep[from..], chunk, buf)
+                    .map_err(|e| at(e.context("repetition levels")))?;
+                page.def
+                    .take(cx.max_def, &mut def[from..], chunk, buf)
+                    .map_err(|e| at(e.context("definition levels")))?;
+                page.left -= step;
+                let (take, stop) = scan(&rep[from..], &mut started, want);
+                self.carry_def.clear();
+                self.carry_rep.clear();
+                self.carry_def.extend_from_slice(&def[from + take..]);
+                self.carry_rep.extend_from_slice(&rep[from + take..]);
+                self.carry_at = 0;
+                def.truncate(from + take);
+                rep.truncate(from + take);
+                cut = stop;
+            }
+            let max_def = self.cx.max_def;
+            let present = def[from..].iter().filter(|&&d| d == max_def).count();
+            let at = self.at_page();
+            let ColumnStream {
+                chunk,
+                buf,
+                page,
+                dict,
+                scratch,
+                ..
+            } = self;
+            if present > 0 {
+                let page = page
+                    .as_mut()
+                    .ok_or_else(|| Error::invalid("no current page"))?;
+                let src = page.values_at.get(chunk, buf);
+                page.values
+                    .take(src, present, dict.as_ref(), &mut out.dense, scratch)
+                    .map_err(at)?;
+            }
+            if cut {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Reads pages up to the next data page: a dictionary page is decoded and kept; a page of
+    /// at most `room` PLAIN values of a column without levels is decompressed straight into
+    /// `bare`'s values; any other data page becomes the current page.
+    fn load(
+        &mut self,
+        room: usize,
+        bare: Option<&mut LeafChunk>,
+        dec: &mut Decompressor,
+    ) -> Result<Loaded> {
+        self.page = None;
+        let mut bare = bare;
+        loop {
+            let mut reader = PageReader::resume(&self.chunk, self.pages);
+            let stored = reader.next_page()?;
+            self.pages = reader.cursor();
+            let Some(stored) = stored else {
+                return Ok(Loaded::End);
+            };
+            let at = self.at_page();
+            if let Some(out) = bare.as_deref_mut()
+                && let Some(n) = straight(&stored, &self.cx, room, out, dec).map_err(&at)?
+            {
+                return Ok(Loaded::Bare(n));
+            }
+            let page = decode_page(&stored, &self.cx, dec, &mut self.buf).map_err(&at)?;
+            let (n, encoding, parts) = match page {
+                Page::Dictionary {
+                    values,
+                    num_values,
+                    encoding,
+                } => {
+                    let dict = Dict::decode(self.descr, values, num_values, encoding)
+                        .map_err(|e| at(e.context("dictionary")))?;
+                    self.dict = Some(dict);
+                    continue;
+                }
+                Page::Data {
+                    num_values,
+                    encoding,
+                    rep,
+                    def,
+                    values,
+                } => (
+                    num_values,
+                    encoding,
+                    [
+                        (span(rep.data), rep.encoding),
+                        (span(def.data), def.encoding),
+                        (span(values), LevelEncoding::Rle),
+                    ],
+                ),
+            };
+            let (chunk, buf) = (&self.chunk[..], &self.buf[..]);
+            let place = |i: usize| At::of(parts[i].0, chunk, buf);
+            let (rep_at, def_at, values_at) = (place(0)?, place(1)?, place(2)?);
+            let cursor = |at: At, i: usize, max: i16| {
+                let bytes = at.get(chunk, buf);
+                LevelCursor::new(at.clone(), parts[i].1, max, n, bytes)
+            };
+            let rep = cursor(rep_at, 0, self.cx.max_rep)
+                .map_err(|e| at(e.context("repetition levels")))?;
+            let def = cursor(def_at, 1, self.cx.max_def)
+                .map_err(|e| at(e.context("definition levels")))?;
+            let mut values = PageValues::new(encoding);
+            if values.needs_whole() {
+                let present = def
+                    .count(self.cx.max_def, n, chunk, buf)
+                    .map_err(|e| at(e.context("definition levels")))?;
+                values
+                    .decode_whole(
+                        self.descr,
+                        values_at.get(chunk, buf),
+                        present,
+                        &mut self.scratch,
+                    )
+                    .map_err(&at)?;
+            }
+            self.page = Some(DataPage {
+                left: n,
                 rep,
                 def,
+                values_at,
                 values,
-            } => {
-                let present = self.levels(num_values, rep, def)?;
-                self.values(values, present, encoding)
-            }
-        }
-    }
-
-    fn dictionary(&mut self, values: &[u8], n: usize, encoding: Encoding) -> Result<()> {
-        if !matches!(encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY) {
-            return Err(Error::not_supported(format!(
-                "dictionary page encoded as {}",
-                encoding.name()
-            )));
-        }
-        let dict = match self.descr.physical {
-            Type::BYTE_ARRAY => {
-                let mut sink = OffsetsSink::new();
-                sink.extend_plain(values, n)?;
-                Dict::Bytes(sink)
-            }
-            Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
-            t => {
-                let width = fixed_width(t, self.descr.type_length)?;
-                let mut data = MutableBuffer::new();
-                data.extend_from_slice(plain::fixed(values, width, n)?);
-                Dict::Fixed { width, data }
-            }
-        };
-        self.dict = Some(dict);
-        Ok(())
-    }
-
-    /// Decodes a page's levels; returns how many values are present (non-null).
-    fn levels(
-        &mut self,
-        n: usize,
-        rep: crate::page::Levels<'_>,
-        def: crate::page::Levels<'_>,
-    ) -> Result<usize> {
-        let max_def = self.descr.max_def();
-        let max_rep = self.descr.max_rep();
-        match &mut self.levels {
-            LeafLevels::None { len } => {
-                *len += n;
-                Ok(n)
-            }
-            LeafLevels::Validity(bits) if def.encoding == LevelEncoding::Rle => {
-                let mut d = RleDecoder::new(def.data, 1)?;
-                validity::append(&mut d, n, bits).map_err(|e| e.context("definition levels"))
-            }
-            LeafLevels::Validity(bits) => {
-                let mut tmp = vec![0i16; n];
-                levels::decode(def.data, def.encoding, max_def, &mut tmp)?;
-                let before = bits.unset_bits();
-                for &l in &tmp {
-                    bits.push(l == 1);
-                }
-                Ok(n - (bits.unset_bits() - before))
-            }
-            LeafLevels::Full {
-                def: defs,
-                rep: reps,
-            } => {
-                let start = defs.len();
-                defs.try_reserve(n)
-                    .map_err(|_| Error::overflow(format!("{n} levels do not fit in memory")))?;
-                defs.resize(start + n, 0);
-                levels::decode(def.data, def.encoding, max_def, &mut defs[start..])
-                    .map_err(|e| e.context("definition levels"))?;
-                if max_rep > 0 {
-                    reps.try_reserve(n)
-                        .map_err(|_| Error::overflow(format!("{n} levels do not fit in memory")))?;
-                    reps.resize(start + n, 0);
-                    levels::decode(rep.data, rep.encoding, max_rep, &mut reps[start..])
-                        .map_err(|e| e.context("repetition levels"))?;
-                }
-                Ok(defs[start..].iter().filter(|&&d| d == max_def).count())
-            }
-        }
-    }
-
-    fn values(&mut self, src: &[u8], n: usize, encoding: Encoding) -> Result<()> {
-        let enc = encoding.name();
-        let ctx = |e: Error| e.context(format!("{enc} values"));
-        match (&mut self.dense, encoding) {
-            (_, Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY) => {
-                self.gather_dictionary(src, n).map_err(ctx)
-            }
-            (Dense::Bool(bits), Encoding::PLAIN) => {
-                plain::booleans(src, n, bits).map(drop).map_err(ctx)
-            }
-            (Dense::Bool(bits), Encoding::RLE) => {
-                // RLE booleans carry a 4-byte length prefix.
-                let len = src
-                    .first_chunk::<4>()
-                    .map(|b| u32::from_le_bytes(*b) as usize);
-                let stream = len
-                    .and_then(|l| src.get(4..4 + l))
-                    .ok_or_else(|| ctx(Error::oos("RLE booleans: bad length prefix")))?;
-                let mut d = RleDecoder::new(stream, 1)?;
-                validity::append(&mut d, n, bits).map(drop).map_err(ctx)
-            }
-            (Dense::Fixed { width, data }, Encoding::PLAIN) => {
-                data.extend_from_slice(plain::fixed(src, *width, n).map_err(ctx)?);
-                Ok(())
-            }
-            (Dense::Fixed { width: 4, data }, Encoding::DELTA_BINARY_PACKED)
-                if self.descr.physical == Type::INT32 =>
-            {
-                let d = delta::decode::<i32>(src, n, data).map_err(ctx)?;
-                check_count(d.values, n).map_err(ctx)
-            }
-            (Dense::Fixed { width: 8, data }, Encoding::DELTA_BINARY_PACKED)
-                if self.descr.physical == Type::INT64 =>
-            {
-                let d = delta::decode::<i64>(src, n, data).map_err(ctx)?;
-                check_count(d.values, n).map_err(ctx)
-            }
-            (Dense::Fixed { width, data }, Encoding::BYTE_STREAM_SPLIT) => {
-                let bytes = n
-                    .checked_mul(*width)
-                    .filter(|&b| b <= src.len())
-                    .ok_or_else(|| ctx(Error::oos("page too short")))?;
-                byte_stream_split::decode(&src[..bytes], *width, n, data).map_err(ctx)
-            }
-            (Dense::Fixed { width, data }, Encoding::DELTA_BYTE_ARRAY)
-                if self.descr.physical == Type::FIXED_LEN_BYTE_ARRAY =>
-            {
-                let mut sink = OffsetsSink::<i64>::new();
-                byte_array::delta_byte_array(src, n, &mut sink, &mut self.scratch).map_err(ctx)?;
-                if sink.values.len() != n * *width {
-                    return Err(ctx(Error::oos(format!(
-                        "values are not all {width} bytes long"
-                    ))));
-                }
-                data.extend_from_slice(sink.values.as_slice());
-                Ok(())
-            }
-            (Dense::Bytes(sink), Encoding::PLAIN) => {
-                sink.extend_plain(src, n).map(drop).map_err(ctx)
-            }
-            (Dense::Bytes(sink), Encoding::DELTA_LENGTH_BYTE_ARRAY) => {
-                byte_array::delta_length(src, n, sink, &mut self.lengths)
-                    .map(drop)
-                    .map_err(ctx)
-            }
-            (Dense::Bytes(sink), Encoding::DELTA_BYTE_ARRAY) => {
-                byte_array::delta_byte_array(src, n, sink, &mut self.scratch)
-                    .map(drop)
-                    .map_err(ctx)
-            }
-            (_, e) => Err(Error::not_supported(format!(
-                "{} values of physical type {:?}",
-                e.name(),
-                self.descr.physical
-            ))),
-        }
-    }
-
-    fn gather_dictionary(&mut self, src: &[u8], n: usize) -> Result<()> {
-        let Some(dict) = &self.dict else {
-            return Err(Error::oos(
-                "dictionary-encoded page without a dictionary page",
-            ));
-        };
-        let mut indices = dictionary::indices(src)?;
-        match (&mut self.dense, dict) {
-            (Dense::Fixed { width, data }, Dict::Fixed { data: values, .. }) => match *width {
-                4 => dictionary::gather(&mut indices, n, values.typed::<u32>(), data),
-                8 => dictionary::gather(&mut indices, n, values.typed::<u64>(), data),
-                w @ 1..=16 => {
-                    macro_rules! by_width {
-                        ($($w:literal)*) => {
-                            match w {
-                                $($w => dictionary::gather(
-                                    &mut indices,
-                                    n,
-                                    values.typed::<[u8; $w]>(),
-                                    data,
-                                ),)*
-                                _ => Err(Error::invalid(format!("gather of width {w}"))),
-                            }
-                        };
-                    }
-                    by_width!(1 2 3 5 6 7 9 10 11 12 13 14 15 16)
-                }
-                w => {
-                    let all = values.as_slice();
-                    dictionary::for_each_block(&mut indices, n, dict.len(), |idx| {
-                        for &i in idx {
-                            data.extend_from_slice(&all[i as usize * w..(i as usize + 1) * w]);
-                        }
-                        Ok(())
-                    })
-                }
-            },
-            (Dense::Bytes(sink), Dict::Bytes(values)) => {
-                dictionary::for_each_block(&mut indices, n, dict.len(), |idx| {
-                    sink.extend_gather(values, idx)
-                })
-            }
-            _ => Err(Error::oos("dictionary of another physical type")),
+            });
+            return Ok(Loaded::Page);
         }
     }
 }
 
-fn check_count(got: usize, want: usize) -> Result<()> {
-    if got == want {
-        Ok(())
-    } else {
-        Err(Error::oos(format!(
-            "{got} values where the levels say {want}"
-        )))
+/// Of the level entries whose repetition levels are `rep`, how many belong to the batch, which
+/// has `started` of its `want` records so far: stops before the start of a record past the
+/// last. Returns the entries taken and whether it stopped.
+fn scan(rep: &[i16], started: &mut usize, want: usize) -> (usize, bool) {
+    for (i, &r) in rep.iter().enumerate() {
+        if r == 0 {
+            if *started == want {
+                return (i, true);
+            }
+            *started += 1;
+        }
     }
+    (rep.len(), false)
+}
+
+/// Decompresses a page of at most `room` PLAIN fixed-width values of a column without levels
+/// straight into `out`'s values (no scratch, no copy); `None` (nothing done) for any other page.
+fn straight(
+    stored: &StoredPage<'_>,
+    cx: &PageContext,
+    room: usize,
+    out: &mut LeafChunk,
+    dec: &mut Decompressor,
+) -> Result<Option<usize>> {
+    let (LeafLevels::None { len }, Dense::Fixed { width, data }) =
+        (&mut out.levels, &mut out.dense)
+    else {
+        return Ok(None);
+    };
+    let Some(b) = crate::page::bare_values(stored, cx) else {
+        return Ok(None);
+    };
+    if b.encoding != Encoding::PLAIN
+        || b.uncompressed == 0
+        || b.num_values > room
+        || b.num_values.checked_mul(*width) != Some(b.uncompressed)
+    {
+        return Ok(None);
+    }
+    crate::page::check_crc(stored, cx)?;
+    let start = data.len();
+    data.try_reserve(b.uncompressed)?;
+    // Zeros in fresh capacity cost no writes; the codec overwrites them.
+    data.resize(start + b.uncompressed);
+    if let Err(e) = b.decompress_into(cx, dec, &mut data.as_mut_slice()[start..]) {
+        data.truncate(start);
+        return Err(e.context("PLAIN values"));
+    }
+    *len += b.num_values;
+    Ok(Some(b.num_values))
 }

@@ -8,9 +8,11 @@
 pub mod build;
 pub mod leaf;
 pub mod options;
+mod page_state;
 pub mod plan;
 pub mod restore;
 mod types;
+mod values;
 
 use crate::format::SchemaElement;
 use crate::schema::SchemaDescriptor;

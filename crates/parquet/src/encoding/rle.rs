@@ -61,6 +61,23 @@ pub struct RleDecoder<'a> {
     packed_left: usize,
     /// Index of the next value within `packed` (which starts at a group boundary).
     packed_pos: usize,
+    /// Where `packed` starts in `data`.
+    packed_start: usize,
+}
+
+/// Where an [`RleDecoder`] is in its stream, without the stream's bytes: kept between calls by
+/// a decoder that must let go of the bytes (a page decoded a batch at a time), and turned
+/// back into a decoder over the same bytes by [`RleDecoder::resume`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RleState {
+    pos: usize,
+    width: u32,
+    repeat_left: usize,
+    repeat_value: u32,
+    packed_start: usize,
+    packed_len: usize,
+    packed_left: usize,
+    packed_pos: usize,
 }
 
 impl<'a> RleDecoder<'a> {
@@ -80,7 +97,51 @@ impl<'a> RleDecoder<'a> {
             packed: &[],
             packed_left: 0,
             packed_pos: 0,
+            packed_start: 0,
         })
+    }
+
+    /// Where the decoder is, to [`resume`](RleDecoder::resume) later over the same bytes.
+    pub fn state(&self) -> RleState {
+        RleState {
+            pos: self.pos,
+            width: self.width,
+            repeat_left: self.repeat_left,
+            repeat_value: self.repeat_value,
+            packed_start: self.packed_start,
+            packed_len: self.packed.len(),
+            packed_left: self.packed_left,
+            packed_pos: self.packed_pos,
+        }
+    }
+
+    /// A decoder over `data` from `state`, which [`state`](RleDecoder::state) took from a
+    /// decoder over the same bytes (other bytes give other values or an error, never a panic).
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::rle::RleDecoder;
+    /// let stream = [5 << 1, 3, 1 << 1 | 1, 0b0011_1010];
+    /// let mut d = RleDecoder::new(&stream, 2).unwrap();
+    /// let mut out = [0u32; 7];
+    /// d.decode(&mut out[..3]).unwrap();
+    /// let mut d = RleDecoder::resume(&stream, d.state());
+    /// d.decode(&mut out[3..]).unwrap();
+    /// assert_eq!(out, [3, 3, 3, 3, 3, 2, 2]);
+    /// ```
+    pub fn resume(data: &'a [u8], state: RleState) -> Self {
+        let start = state.packed_start.min(data.len());
+        let end = start.saturating_add(state.packed_len).min(data.len());
+        RleDecoder {
+            data,
+            pos: state.pos,
+            width: state.width.min(32),
+            repeat_left: state.repeat_left,
+            repeat_value: state.repeat_value,
+            packed: &data[start..end],
+            packed_left: state.packed_left,
+            packed_pos: state.packed_pos,
+            packed_start: start,
+        }
     }
 
     /// The bit width.
@@ -116,6 +177,7 @@ impl<'a> RleDecoder<'a> {
             let want = count.saturating_mul(self.width as usize);
             let take = want.min(rest.len());
             self.packed = &rest[..take];
+            self.packed_start = self.pos;
             self.pos += take;
             // Values whose bits are all present (all of them for a well-formed run).
             self.packed_left = if self.width == 0 {

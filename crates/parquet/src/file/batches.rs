@@ -3,7 +3,7 @@
 //! rows are all skipped is not read at all); what is left cut into batches of at most the batch
 //! size, zero-copy.
 
-use super::{FileReader, Projection, Selection};
+use super::{FileReader, Projection, RowGroupStream, Selection};
 use quiver_arrow::{Error, RecordBatch, Result};
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Range;
@@ -18,6 +18,8 @@ pub struct Batches<'r, 'a> {
     left: usize,
     batch_size: usize,
     ready: VecDeque<RecordBatch>,
+    /// The row group being read and its selected row ranges left.
+    current: Option<(RowGroupStream<'r>, VecDeque<Range<usize>>)>,
     failed: bool,
 }
 
@@ -45,6 +47,7 @@ impl<'r, 'a> Batches<'r, 'a> {
             left: s.limit.unwrap_or(usize::MAX),
             batch_size: s.batch_size,
             ready: VecDeque::new(),
+            current: None,
             failed: false,
         })
     }
@@ -71,9 +74,32 @@ impl<'r, 'a> Batches<'r, 'a> {
         Ok(ranges.clone())
     }
 
-    /// Reads the next row group with selected rows left after the offset; `false` when none.
+    /// Decodes the next batch of selected rows; `false` when none are left.
     fn fill(&mut self) -> Result<bool> {
-        while let Some(g) = self.row_groups.pop_front() {
+        loop {
+            if let Some((rg, ranges)) = &mut self.current {
+                if let Some(r) = ranges.front() {
+                    let pos = rg.done();
+                    if pos < r.start {
+                        // Rows before the range: decoded a batch at a time and dropped.
+                        let k = (r.start - pos).min(self.batch_size);
+                        self.reader.next_rows(rg, k, &self.projection)?;
+                        continue;
+                    }
+                    let k = (r.end - pos).min(self.batch_size);
+                    let end = r.end;
+                    let batch = self.reader.next_rows(rg, k, &self.projection)?;
+                    if rg.done() >= end {
+                        ranges.pop_front();
+                    }
+                    self.ready.push_back(batch);
+                    return Ok(true);
+                }
+                self.current = None;
+            }
+            let Some(g) = self.row_groups.pop_front() else {
+                return Ok(false);
+            };
             let rows = self.reader.meta.row_group(g)?.num_rows;
             let rows = usize::try_from(rows)
                 .map_err(|_| Error::oos(format!("row group {g}: {rows} rows")))?;
@@ -95,18 +121,12 @@ impl<'r, 'a> Batches<'r, 'a> {
                 want -= r.len();
                 r.start < r.end
             });
-            let batch = self.reader.read_projected(g, &self.projection)?;
-            for r in ranges {
-                let mut at = r.start;
-                while at < r.end {
-                    let n = (r.end - at).min(self.batch_size);
-                    self.ready.push_back(batch.slice(at, n));
-                    at += n;
-                }
+            if ranges.is_empty() {
+                continue;
             }
-            return Ok(true);
+            let rg = self.reader.open_row_group(g, &self.projection)?;
+            self.current = Some((rg, ranges.into()));
         }
-        Ok(false)
     }
 }
 

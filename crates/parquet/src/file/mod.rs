@@ -12,7 +12,7 @@ pub use selection::{RowRanges, Selection};
 pub use source::{ReadAt, read_footer};
 
 use crate::arrow::build::{Column, build};
-use crate::arrow::leaf::{ChunkOptions, decode_chunk};
+use crate::arrow::leaf::{ChunkOptions, ColumnStream};
 use crate::arrow::options::ReadOptions;
 use crate::arrow::plan::Plan;
 use crate::arrow::{ArrowSchema, arrow_schema};
@@ -218,36 +218,101 @@ impl<'a> FileReader<'a> {
         Ok(range)
     }
 
-    /// Row group `i`, the columns of `projection`: the chunks fetched in file order, decoded
-    /// in parallel on [`ReadOptions::threads`] (largest first), the arrays built.
+    /// Row group `i`, the columns of `projection`, as one batch.
     pub(crate) fn read_projected(&self, i: usize, projection: &Projection) -> Result<RecordBatch> {
-        let rows = self.meta.row_group(i)?.num_rows;
-        let plan = self.plan_row_group(i, &projection.columns)?;
-        let fetched = plan
-            .into_iter()
-            .map(|(c, r)| {
-                let len = r.end - r.start;
-                self.source.fetch(r).map(|b| (c, len, b))
-            })
-            .collect::<Result<Vec<_>>>()
-            .map_err(|e| e.context(format!("row group {i}")))?;
-        let mut jobs: Vec<(usize, u64, &[u8])> = fetched
-            .iter()
-            .map(|(c, len, b)| (*c, *len, b.as_ref()))
-            .collect();
-        jobs.sort_by_key(|&(c, len, _)| (std::cmp::Reverse(len), c));
+        let mut rg = self.open_row_group(i, projection)?;
+        let rows = rg.rows;
+        self.next_rows(&mut rg, rows, projection)
+    }
+
+    /// Row group `g`, ready to be decoded a batch at a time: the chunks of `projection`'s
+    /// columns fetched in file order.
+    pub(crate) fn open_row_group(
+        &self,
+        g: usize,
+        projection: &Projection,
+    ) -> Result<RowGroupStream<'_>> {
+        let rows = self.meta.row_group(g)?.num_rows;
+        let rows =
+            usize::try_from(rows).map_err(|_| Error::oos(format!("row group {g}: {rows} rows")))?;
+        let mut streams = Vec::with_capacity(projection.columns.len());
+        for (c, range) in self.plan_row_group(g, &projection.columns)? {
+            let len = range.end - range.start;
+            let bytes = self
+                .source
+                .fetch(range)
+                .map_err(|e| e.context(format!("row group {g}")))?;
+            streams.push((len, c, self.column_stream(g, c, bytes)?));
+        }
+        // The largest chunks first, so that threads finish together.
+        streams.sort_by_key(|&(len, c, _)| (std::cmp::Reverse(len), c));
+        Ok(RowGroupStream {
+            g,
+            rows,
+            done: 0,
+            streams: streams.into_iter().map(|(_, c, s)| (c, s)).collect(),
+        })
+    }
+
+    fn column_at(&self, g: usize, c: usize) -> String {
+        let path = self.meta.schema_descr().columns()[c].dotted_path();
+        format!("row group {g}, column {c} ({path:?})")
+    }
+
+    /// The stream of column `c` of row group `g` over its chunk's `bytes`.
+    fn column_stream<'r>(
+        &'r self,
+        g: usize,
+        c: usize,
+        bytes: std::borrow::Cow<'r, [u8]>,
+    ) -> Result<ColumnStream<'r>> {
+        let at = || self.column_at(g, c);
+        let chunk = self.meta.column_chunk(g, c).map_err(|e| e.context(at()))?;
+        let meta = chunk
+            .meta_data
+            .as_ref()
+            .ok_or_else(|| Error::oos(format!("{}: no metadata", at())))?;
+        let options = ChunkOptions {
+            verify_crc: self.options.verify_crc,
+        };
+        let descr = &self.meta.schema_descr().columns()[c];
+        ColumnStream::new(bytes, meta, descr, options).map_err(|e| e.context(at()))
+    }
+
+    /// The next `k` rows of `rg` (at most the rows it has left), the columns decoded in
+    /// parallel on [`ReadOptions::threads`] and the arrays of `projection` built.
+    pub(crate) fn next_rows(
+        &self,
+        rg: &mut RowGroupStream<'_>,
+        k: usize,
+        projection: &Projection,
+    ) -> Result<RecordBatch> {
+        let g = rg.g;
+        let k = k.min(rg.rows - rg.done);
+        let (done, rows) = (rg.done, rg.rows);
+        let schema = self.meta.schema_descr();
+        let jobs: Vec<&mut (usize, ColumnStream<'_>)> = rg.streams.iter_mut().collect();
         let decoded = self.options.threads.run_jobs(
             jobs,
             || {
                 let mut decompressor = Decompressor::default();
-                move |(c, _, bytes): (usize, u64, &[u8])| {
-                    self.read_column(i, c, bytes, &mut decompressor)
-                        .map(|col| (c, col))
+                move |(c, stream): &mut (usize, ColumnStream<'_>)| {
+                    let at = |e: Error| e.context(self.column_at(g, *c));
+                    let leaf = stream.next(k, &mut decompressor).map_err(at)?;
+                    if leaf.records() != k {
+                        return Err(at(Error::oos(format!(
+                            "the column chunk ends after {} rows, the row group has {rows}",
+                            done + leaf.records()
+                        ))));
+                    }
+                    Column::new(schema, *c, leaf)
+                        .map(|col| (*c, col))
+                        .map_err(at)
                 }
             },
             || {},
         )?;
-        let schema = self.meta.schema_descr();
+        rg.done += k;
         let mut columns: Vec<Option<Column>> = (0..schema.columns().len()).map(|_| None).collect();
         for (c, col) in decoded {
             columns[c] = Some(col);
@@ -263,35 +328,9 @@ impl<'a> FileReader<'a> {
                 )
             })
             .collect::<Result<Vec<_>>>()
-            .map_err(|e| e.context(format!("row group {i}")))?;
-        let rows =
-            usize::try_from(rows).map_err(|_| Error::oos(format!("row group {i}: {rows} rows")))?;
-        RecordBatch::try_new_with_rows(projection.schema.clone(), arrays, rows)
-            .map_err(|e| e.into_input_error().context(format!("row group {i}")))
-    }
-
-    /// Column `c` of row group `i` from its chunk's `bytes`, decoded and its levels assembled.
-    fn read_column(
-        &self,
-        i: usize,
-        c: usize,
-        bytes: &[u8],
-        decompressor: &mut Decompressor,
-    ) -> Result<Column> {
-        let schema = self.meta.schema_descr();
-        let descr = &schema.columns()[c];
-        let at = || format!("row group {i}, column {c} ({:?})", descr.dotted_path());
-        let chunk = self.meta.column_chunk(i, c).map_err(|e| e.context(at()))?;
-        let meta = chunk
-            .meta_data
-            .as_ref()
-            .ok_or_else(|| Error::oos(format!("{}: no metadata", at())))?;
-        let options = ChunkOptions {
-            verify_crc: self.options.verify_crc,
-        };
-        let leaf =
-            decode_chunk(bytes, meta, descr, options, decompressor).map_err(|e| e.context(at()))?;
-        Column::new(schema, c, leaf).map_err(|e| e.context(at()))
+            .map_err(|e| e.context(format!("row group {g}")))?;
+        RecordBatch::try_new_with_rows(projection.schema.clone(), arrays, k)
+            .map_err(|e| e.into_input_error().context(format!("row group {g}")))
     }
 
     /// Batches by `selection`, in row order.
@@ -309,6 +348,22 @@ impl<'a> FileReader<'a> {
     /// The options in use.
     pub fn options(&self) -> &ReadOptions {
         &self.options
+    }
+}
+
+/// A row group being read: its projected columns' streams (largest chunk first), its rows and
+/// how many are decoded.
+pub(crate) struct RowGroupStream<'r> {
+    g: usize,
+    rows: usize,
+    done: usize,
+    streams: Vec<(usize, ColumnStream<'r>)>,
+}
+
+impl RowGroupStream<'_> {
+    /// Rows decoded so far.
+    pub(crate) fn done(&self) -> usize {
+        self.done
     }
 }
 

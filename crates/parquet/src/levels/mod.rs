@@ -86,17 +86,13 @@ pub fn decode(
     match encoding {
         LevelEncoding::Rle => {
             let mut d = RleDecoder::new(levels, width)?;
-            for chunk in out.chunks_mut(scratch.len()) {
-                let n = d.decode(&mut scratch[..chunk.len()])?;
-                if n < chunk.len() {
-                    return Err(Error::oos(format!(
-                        "levels end early: {} bytes hold fewer than {} levels",
-                        levels.len(),
-                        out.len()
-                    )));
-                }
-                narrow(&scratch[..n], max_level, chunk)?;
-            }
+            decode_rle(&mut d, max_level, out).map_err(|e| {
+                e.context(format!(
+                    "{} bytes of levels for {} values",
+                    levels.len(),
+                    out.len()
+                ))
+            })?;
         }
         LevelEncoding::BitPacked => {
             let mut at = 0;
@@ -111,6 +107,27 @@ pub fn decode(
                 narrow(&scratch[..chunk.len()], max_level, chunk)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Decodes the next `out.len()` levels (each at most `max_level`) from the RLE / bit-packed
+/// stream `d`, which may be part-way through (a page decoded a batch at a time); fewer levels
+/// left in the stream is an error.
+pub fn decode_rle(d: &mut RleDecoder, max_level: i16, out: &mut [i16]) -> Result<()> {
+    let mut scratch = [0u32; 256];
+    let mut done = 0;
+    for chunk in out.chunks_mut(scratch.len()) {
+        let n = d.decode(&mut scratch[..chunk.len()])?;
+        if n < chunk.len() {
+            return Err(Error::oos(format!(
+                "levels end early, after {} of {}",
+                done + n,
+                out.len()
+            )));
+        }
+        narrow(&scratch[..n], max_level, chunk)?;
+        done += n;
     }
     Ok(())
 }

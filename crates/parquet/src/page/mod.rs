@@ -23,12 +23,26 @@ pub struct StoredPage<'a> {
 #[derive(Debug)]
 pub struct PageReader<'a> {
     chunk: &'a [u8],
+    at: PageCursor,
+}
+
+/// Where a [`PageReader`] is in its chunk, without the chunk's bytes (to go on later with
+/// [`PageReader::resume`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PageCursor {
     pos: usize,
     /// Values the data pages still owe the chunk.
     values_left: i64,
     /// Uncompressed bytes the pages may still declare (the chunk's total).
     uncompressed_left: i64,
     index: usize,
+}
+
+impl PageCursor {
+    /// The index of the next page in the chunk.
+    pub fn index(&self) -> usize {
+        self.index
+    }
 }
 
 impl<'a> PageReader<'a> {
@@ -38,22 +52,35 @@ impl<'a> PageReader<'a> {
     pub fn new(chunk: &'a [u8], num_values: i64, total_uncompressed: i64) -> Self {
         PageReader {
             chunk,
-            pos: 0,
-            values_left: num_values,
-            uncompressed_left: total_uncompressed,
-            index: 0,
+            at: PageCursor {
+                pos: 0,
+                values_left: num_values,
+                uncompressed_left: total_uncompressed,
+                index: 0,
+            },
         }
+    }
+
+    /// A reader over `chunk` from `cursor`, which [`cursor`](PageReader::cursor) took from a
+    /// reader over the same bytes.
+    pub fn resume(chunk: &'a [u8], cursor: PageCursor) -> Self {
+        PageReader { chunk, at: cursor }
+    }
+
+    /// Where the reader is.
+    pub fn cursor(&self) -> PageCursor {
+        self.at
     }
 
     /// The next page, or `None` after the last (when the chunk's values are all read or its
     /// bytes end). Index pages and pages of unknown types are skipped.
     pub fn next_page(&mut self) -> Result<Option<StoredPage<'a>>> {
         loop {
-            if self.pos >= self.chunk.len() || self.values_left <= 0 {
+            if self.at.pos >= self.chunk.len() || self.at.values_left <= 0 {
                 return Ok(None);
             }
-            let at = self.pos;
-            let index = self.index;
+            let at = self.at.pos;
+            let index = self.at.index;
             let context = || format!("page {index} at byte {at} of the column chunk");
             let (header, len) = PageHeader::decode(&self.chunk[at..])
                 .map_err(|e| e.context(format!("{}: header", context())))?;
@@ -72,18 +99,19 @@ impl<'a> PageReader<'a> {
                 )));
             };
             if uncompressed < 0
-                || i64::from(uncompressed) > self.uncompressed_left.max(0) + i64::from(compressed)
+                || i64::from(uncompressed)
+                    > self.at.uncompressed_left.max(0) + i64::from(compressed)
             {
                 return Err(Error::oos(format!(
                     "{}: uncompressed size {uncompressed} exceeds what the column chunk declares \
                      ({} bytes left)",
                     context(),
-                    self.uncompressed_left
+                    self.at.uncompressed_left
                 )));
             }
-            self.uncompressed_left -= i64::from(uncompressed);
-            self.pos = end;
-            self.index += 1;
+            self.at.uncompressed_left -= i64::from(uncompressed);
+            self.at.pos = end;
+            self.at.index += 1;
             let values = match header.type_ {
                 PageType::DATA_PAGE => header.data_page_header.as_ref().map(|h| h.num_values),
                 PageType::DATA_PAGE_V2 => header.data_page_header_v2.as_ref().map(|h| h.num_values),
@@ -97,14 +125,14 @@ impl<'a> PageReader<'a> {
                     header.type_
                 )));
             };
-            if i64::from(values) > self.values_left {
+            if i64::from(values) > self.at.values_left {
                 return Err(Error::oos(format!(
                     "{}: {values} values, more than the {} the column chunk has left",
                     context(),
-                    self.values_left
+                    self.at.values_left
                 )));
             }
-            self.values_left -= i64::from(values);
+            self.at.values_left -= i64::from(values);
             return Ok(Some(StoredPage {
                 header,
                 data: &self.chunk[start..end],

@@ -1,6 +1,8 @@
 //! Integration tests of quiver-parquet against the official test files and pyarrow.
 
 mod arrow_schema;
+mod batched;
+mod bomb;
 mod common;
 mod files;
 mod mutants;

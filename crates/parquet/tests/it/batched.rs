@@ -1,0 +1,77 @@
+//! Batches cut inside row groups hold exactly the rows of the row group read whole (itself
+//! checked against pyarrow in `read_values.rs`): every official file and the pyarrow-written
+//! matrix (tiny pages, page v1 and v2, nested columns, every encoding) read in batches of 1, 7
+//! and 1,000 rows.
+
+use crate::common::{parquet_files, python_writes};
+use quiver_arrow::compute::{concat, logical_eq};
+use quiver_arrow::{Array, RecordBatch};
+use quiver_parquet::arrow::options::ReadOptions;
+use quiver_parquet::file::{FileReader, Selection};
+use std::path::PathBuf;
+
+/// Column `c` of every batch, concatenated.
+fn column(batches: &[RecordBatch], c: usize) -> Array {
+    let parts: Vec<&Array> = batches.iter().map(|b| &b.columns()[c]).collect();
+    concat(&parts).unwrap()
+}
+
+/// Reads each file whole and in batches of several sizes; returns how many files were compared.
+fn compare_batched(files: &[PathBuf]) -> usize {
+    let mut compared = 0;
+    for f in files {
+        let bytes = std::fs::read(f).unwrap();
+        let options = ReadOptions {
+            verify_crc: false,
+            ..ReadOptions::default()
+        };
+        let Ok(reader) = FileReader::try_new(&bytes, options) else {
+            continue;
+        };
+        let Ok(whole) = reader.read_all() else {
+            continue;
+        };
+        let rows: usize = whole.iter().map(|b| b.num_rows()).sum();
+        for batch_size in [1, 7, 1000] {
+            if batch_size == 1 && rows > 20_000 {
+                continue;
+            }
+            let s = Selection {
+                batch_size,
+                ..Selection::default()
+            };
+            let got: Vec<RecordBatch> = reader
+                .batches(&s)
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|e| panic!("{}, batches of {batch_size}: {e}", f.display()));
+            assert!(got.iter().all(|b| b.num_rows() <= batch_size));
+            assert_eq!(got.iter().map(|b| b.num_rows()).sum::<usize>(), rows);
+            for c in 0..reader.schema().fields.len() {
+                if rows == 0 {
+                    continue;
+                }
+                assert!(
+                    logical_eq(&column(&got, c), &column(&whole, c)),
+                    "{}: column {c} in batches of {batch_size}",
+                    f.display()
+                );
+            }
+        }
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn official_files_read_in_batches_as_whole() {
+    let Some(files) = parquet_files() else { return };
+    let compared = compare_batched(&files);
+    assert!(compared >= 50, "only {compared} files compared");
+}
+
+#[test]
+fn pyarrow_matrix_reads_in_batches_as_whole() {
+    let (_dir, files) = python_writes("write_matrix.py");
+    assert_eq!(compare_batched(&files), files.len());
+}

@@ -40,7 +40,7 @@ impl<'r, 'a> Batches<'r, 'a> {
         }
         Ok(Batches {
             reader,
-            projection: reader.project(s.columns.as_deref())?,
+            projection: reader.project(s.columns.as_deref(), s.row_number.as_deref())?,
             row_groups,
             rows: s.rows.clone(),
             skip: s.offset,

@@ -32,6 +32,8 @@ pub struct FileReader<'a> {
     options: ReadOptions,
     schema_ref: SchemaRef,
     dictionary_size_missing: bool,
+    /// The file's row number of each row group's first row.
+    first_rows: Vec<u64>,
 }
 
 /// The most bytes a dictionary page header takes (PARQUET-816 padding).
@@ -107,7 +109,14 @@ impl<'a> FileReader<'a> {
             .created_by
             .and_then(|b| std::str::from_utf8(b).ok());
         let dictionary_size_missing = parquet_816(created_by);
+        let mut first_rows = Vec::with_capacity(meta.num_row_groups());
+        let mut row = 0u64;
+        for g in 0..meta.num_row_groups() {
+            first_rows.push(row);
+            row = row.saturating_add(u64::try_from(meta.row_group(g)?.num_rows).unwrap_or(0));
+        }
         Ok(FileReader {
+            first_rows,
             dictionary_size_missing,
             source,
             meta,
@@ -140,6 +149,11 @@ impl<'a> FileReader<'a> {
 
     /// The projection of `fields` (top-level field indices, in output order).
     fn project_fields(&self, fields: &[usize]) -> Projection {
+        self.project_with(fields, None)
+    }
+
+    /// The projection of `fields`, and a row-number column named `row_number` after them.
+    fn project_with(&self, fields: &[usize], row_number: Option<&str>) -> Projection {
         let mut columns = Vec::new();
         for &f in fields {
             leaf_columns(&self.arrow.plans[f], &mut columns);
@@ -148,13 +162,21 @@ impl<'a> FileReader<'a> {
         columns.dedup();
         let schema = if fields.len() == self.arrow.plans.len()
             && fields.iter().enumerate().all(|(i, &f)| i == f)
+            && row_number.is_none()
         {
             self.schema_ref.clone()
         } else {
-            let picked: Vec<_> = fields
+            let mut picked: Vec<_> = fields
                 .iter()
                 .map(|&f| self.arrow.schema.fields[f].clone())
                 .collect();
+            if let Some(name) = row_number {
+                picked.push(Arc::new(quiver_arrow::datatype::Field::new(
+                    name,
+                    quiver_arrow::datatype::DataType::Int64,
+                    false,
+                )));
+            }
             Arc::new(
                 quiver_arrow::datatype::Schema::new(picked)
                     .with_metadata(self.arrow.schema.metadata.clone()),
@@ -164,15 +186,21 @@ impl<'a> FileReader<'a> {
             fields: fields.to_vec(),
             columns,
             schema,
+            row_number: row_number.is_some(),
         }
     }
 
-    /// The projection of top-level fields named `names` (`None`: all); an unknown name is an
-    /// error naming it.
-    pub(crate) fn project(&self, names: Option<&[String]>) -> Result<Projection> {
+    /// The projection of top-level fields named `names` (`None`: all), with a row-number
+    /// column named `row_number`; an unknown name, or a row-number column named like a
+    /// selected one, is an error naming it.
+    pub(crate) fn project(
+        &self,
+        names: Option<&[String]>,
+        row_number: Option<&str>,
+    ) -> Result<Projection> {
         let Some(names) = names else {
             let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
-            return Ok(self.project_fields(&all));
+            return self.checked_projection(&all, row_number);
         };
         let fields = names
             .iter()
@@ -192,7 +220,20 @@ impl<'a> FileReader<'a> {
                     })
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(self.project_fields(&fields))
+        self.checked_projection(&fields, row_number)
+    }
+
+    fn checked_projection(&self, fields: &[usize], row_number: Option<&str>) -> Result<Projection> {
+        if let Some(name) = row_number
+            && fields
+                .iter()
+                .any(|&f| self.arrow.schema.fields[f].name() == name)
+        {
+            return Err(Error::invalid(format!(
+                "the row-number column {name:?} has the name of a selected column"
+            )));
+        }
+        Ok(self.project_with(fields, row_number))
     }
 
     /// The byte ranges of row group `i`'s column chunks that `projection` needs, in file order
@@ -329,6 +370,12 @@ impl<'a> FileReader<'a> {
             })
             .collect::<Result<Vec<_>>>()
             .map_err(|e| e.context(format!("row group {g}")))?;
+        let mut arrays = arrays;
+        if projection.row_number {
+            let first = self.first_rows[g] + done as u64;
+            let numbers: Vec<i64> = (first..first + k as u64).map(|r| r as i64).collect();
+            arrays.push(quiver_arrow::array::PrimitiveArray::<i64>::from(numbers).into());
+        }
         RecordBatch::try_new_with_rows(projection.schema.clone(), arrays, k)
             .map_err(|e| e.into_input_error().context(format!("row group {g}")))
     }
@@ -372,6 +419,8 @@ pub(crate) struct Projection {
     fields: Vec<usize>,
     columns: Vec<usize>,
     schema: SchemaRef,
+    /// Whether a row-number column follows the fields.
+    row_number: bool,
 }
 
 impl Projection {

@@ -35,6 +35,9 @@ pub struct Selection {
     pub limit: Option<usize>,
     /// Rows per batch at most.
     pub batch_size: usize,
+    /// The name of a column to add after the selected ones: each row's position in the file
+    /// (`int64`, not null, counting from 0 over every row of the file whatever is selected).
+    pub row_number: Option<String>,
 }
 
 impl Default for Selection {
@@ -46,6 +49,7 @@ impl Default for Selection {
             offset: 0,
             limit: None,
             batch_size: 65_536,
+            row_number: None,
         }
     }
 }

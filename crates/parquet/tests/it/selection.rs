@@ -82,8 +82,32 @@ fn selections_give_the_rows_they_select() {
     .unwrap();
     assert!(logical_eq(&column(&got, 0), &want));
 
+    // A row-number column: each row's position in the file, which column `i` also holds.
+    let s = Selection {
+        columns: Some(vec!["s".into(), "i".into()]),
+        row_groups: Some(vec![6, 2]),
+        rows: BTreeMap::from([(6, vec![0..5, 60..128])]),
+        offset: 2,
+        batch_size: 16,
+        row_number: Some("row".into()),
+        ..Selection::default()
+    };
+    let got = read(&r, &s);
+    assert_eq!(got[0].schema().fields[2].name(), "row");
+    assert!(got.iter().all(|b| b.num_columns() == 3));
+    assert!(logical_eq(&column(&got, 2), &column(&got, 1)));
+    assert_eq!(column(&got, 2).len(), 3 + 68 + 128);
+
     // Errors name what is wrong.
     let e = |s: Selection| r.batches(&s).err().unwrap().to_string();
+    assert!(
+        e(Selection {
+            columns: Some(vec!["i".into()]),
+            row_number: Some("i".into()),
+            ..Selection::default()
+        })
+        .contains("row-number column \"i\"")
+    );
     assert!(
         e(Selection {
             columns: Some(vec!["x".into()]),

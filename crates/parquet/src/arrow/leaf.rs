@@ -15,11 +15,10 @@ use crate::codec::Decompressor;
 use crate::encoding::byte_array::FlexOffsets;
 use crate::format::{ColumnMetaData, Encoding, Type};
 use crate::levels::LevelEncoding;
-use crate::page::{Page, PageContext, PageCursor, PageReader, StoredPage, decode_page};
+use crate::page::{ChunkBytes, Page, PageContext, PageCursor, PageReader, StoredPage, decode_page};
 use crate::schema::ColumnDescriptor;
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer};
 use quiver_arrow::{Error, Result};
-use std::borrow::Cow;
 
 /// Dense values in their physical layout.
 #[derive(Debug)]
@@ -150,7 +149,7 @@ const MIN_STEP: usize = 1024;
 pub struct ColumnStream<'c> {
     descr: &'c ColumnDescriptor,
     cx: PageContext,
-    chunk: Cow<'c, [u8]>,
+    chunk: ChunkBytes<'c>,
     pages: PageCursor,
     dict: Option<Dict>,
     page: Option<DataPage>,
@@ -167,7 +166,7 @@ impl<'c> ColumnStream<'c> {
     /// A stream over the column chunk `chunk` (from its first page to its end) of column
     /// `descr`, whose metadata is `meta`.
     pub fn new(
-        chunk: Cow<'c, [u8]>,
+        chunk: ChunkBytes<'c>,
         meta: &ColumnMetaData<'_>,
         descr: &'c ColumnDescriptor,
         options: ChunkOptions,

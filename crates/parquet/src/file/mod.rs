@@ -276,13 +276,15 @@ impl<'a> FileReader<'a> {
         let rows = self.meta.row_group(g)?.num_rows;
         let rows =
             usize::try_from(rows).map_err(|_| Error::oos(format!("row group {g}: {rows} rows")))?;
-        let mut streams = Vec::with_capacity(projection.columns.len());
-        for (c, range) in self.plan_row_group(g, &projection.columns)? {
+        let plan = self.plan_row_group(g, &projection.columns)?;
+        let ranges: Vec<Range<u64>> = plan.iter().map(|(_, r)| r.clone()).collect();
+        let fetched = self
+            .source
+            .fetch_many(&ranges)
+            .map_err(|e| e.context(format!("row group {g}")))?;
+        let mut streams = Vec::with_capacity(plan.len());
+        for ((c, range), bytes) in plan.into_iter().zip(fetched) {
             let len = range.end - range.start;
-            let bytes = self
-                .source
-                .fetch(range)
-                .map_err(|e| e.context(format!("row group {g}")))?;
             streams.push((len, c, self.column_stream(g, c, bytes)?));
         }
         // The largest chunks first, so that threads finish together.
@@ -305,7 +307,7 @@ impl<'a> FileReader<'a> {
         &'r self,
         g: usize,
         c: usize,
-        bytes: std::borrow::Cow<'r, [u8]>,
+        bytes: crate::page::ChunkBytes<'r>,
     ) -> Result<ColumnStream<'r>> {
         let at = || self.column_at(g, c);
         let chunk = self.meta.column_chunk(g, c).map_err(|e| e.context(at()))?;

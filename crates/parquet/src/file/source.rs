@@ -4,6 +4,7 @@
 //! [`read_footer`]; the caller keeps it, since the metadata borrows from it.
 
 use crate::metadata::{FOOTER_TAIL_LEN, MAGIC, footer_len};
+use crate::page::ChunkBytes;
 use quiver_arrow::{Error, Result};
 use std::borrow::Cow;
 use std::io::{Read, Seek, SeekFrom};
@@ -60,6 +61,45 @@ impl Source<'_> {
                 Ok(Cow::Owned(buf))
             }
         }
+    }
+}
+
+/// Ranges closer than this are read as one (the bytes between them are read and dropped:
+/// fewer, larger reads serve disks and object stores better).
+const COALESCE_GAP: u64 = 1 << 20;
+
+impl<'a> Source<'a> {
+    /// The bytes of each of `ranges` (sorted by start, not overlapping): slices of the file in
+    /// memory, or of reads that each cover ranges less than [`COALESCE_GAP`] apart.
+    pub(super) fn fetch_many(&self, ranges: &[Range<u64>]) -> Result<Vec<ChunkBytes<'_>>> {
+        if let Source::Bytes(_) = self {
+            return ranges
+                .iter()
+                .map(|r| match self.fetch(r.clone())? {
+                    Cow::Borrowed(b) => Ok(ChunkBytes::Borrowed(b)),
+                    Cow::Owned(v) => Ok(ChunkBytes::Shared(bytes::Bytes::from(v))),
+                })
+                .collect();
+        }
+        let mut out = Vec::with_capacity(ranges.len());
+        let mut i = 0;
+        while i < ranges.len() {
+            let start = ranges[i].start;
+            let mut end = ranges[i].end;
+            let mut j = i + 1;
+            while j < ranges.len() && ranges[j].start >= end && ranges[j].start - end < COALESCE_GAP
+            {
+                end = end.max(ranges[j].end);
+                j += 1;
+            }
+            let read = bytes::Bytes::from(self.fetch(start..end)?.into_owned());
+            for r in &ranges[i..j] {
+                let (a, b) = ((r.start - start) as usize, (r.end - start) as usize);
+                out.push(ChunkBytes::Shared(read.slice(a..b)));
+            }
+            i = j;
+        }
+        Ok(out)
     }
 }
 

@@ -8,6 +8,27 @@ use crate::format::{CompressionCodec, Encoding, PageHeader, PageType};
 use crate::levels::{LevelEncoding, split_v1};
 use quiver_arrow::{Error, Result};
 
+/// The bytes of a column chunk: borrowed from a file in memory, or a shared slice of a larger
+/// read (several nearby chunks fetched at once).
+#[derive(Debug, Clone)]
+pub enum ChunkBytes<'a> {
+    /// Part of a file in memory.
+    Borrowed(&'a [u8]),
+    /// Part of a buffer read from a file.
+    Shared(bytes::Bytes),
+}
+
+impl std::ops::Deref for ChunkBytes<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            ChunkBytes::Borrowed(b) => b,
+            ChunkBytes::Shared(b) => b,
+        }
+    }
+}
+
 /// A page as stored: its header and its bytes (compressed, CRC not yet checked).
 #[derive(Debug, Clone)]
 pub struct StoredPage<'a> {

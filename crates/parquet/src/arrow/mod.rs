@@ -11,6 +11,7 @@ pub mod options;
 mod page_state;
 pub mod plan;
 pub mod restore;
+pub(crate) mod split;
 mod types;
 mod values;
 

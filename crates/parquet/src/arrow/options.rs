@@ -32,6 +32,11 @@ pub struct ReadOptions {
     /// The threads column chunks are decoded on (the process-wide pool by default;
     /// [`ThreadPool::sequential`] for one thread). The result does not depend on it.
     pub threads: ThreadPool,
+    /// The most bytes of values one binary or string column may hold in a batch: a batch that
+    /// would hold more is cut into several at record boundaries. The default, 2³¹ − 1, is what
+    /// 32-bit offsets address, so that column chunks of any size read as `Utf8`/`Binary`;
+    /// smaller limits bound the memory of a batch of long values.
+    pub byte_array_limit: usize,
 }
 
 impl Default for ReadOptions {
@@ -43,6 +48,7 @@ impl Default for ReadOptions {
             dictionary: Vec::new(),
             verify_crc: true,
             threads: ThreadPool::global(),
+            byte_array_limit: i32::MAX as usize,
         }
     }
 }

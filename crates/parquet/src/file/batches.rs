@@ -88,11 +88,11 @@ impl<'r, 'a> Batches<'r, 'a> {
                     }
                     let k = (r.end - pos).min(self.batch_size);
                     let end = r.end;
-                    let batch = self.reader.next_rows(rg, k, &self.projection)?;
+                    let batches = self.reader.next_rows(rg, k, &self.projection)?;
                     if rg.done() >= end {
                         ranges.pop_front();
                     }
-                    self.ready.push_back(batch);
+                    self.ready.extend(batches);
                     return Ok(true);
                 }
                 self.current = None;

@@ -12,9 +12,10 @@ pub use selection::{RowRanges, Selection};
 pub use source::{ReadAt, read_footer};
 
 use crate::arrow::build::{Column, build};
-use crate::arrow::leaf::{ChunkOptions, ColumnStream};
+use crate::arrow::leaf::{ChunkOptions, ColumnStream, LeafChunk};
 use crate::arrow::options::ReadOptions;
 use crate::arrow::plan::Plan;
+use crate::arrow::split;
 use crate::arrow::{ArrowSchema, arrow_schema};
 use crate::codec::Decompressor;
 use crate::metadata::{MAGIC, ParquetMetaData, chunk_byte_range, parse_file, parse_metadata};
@@ -141,10 +142,18 @@ impl<'a> FileReader<'a> {
         self.meta.num_row_groups()
     }
 
-    /// Row group `i` as one record batch, every column.
+    /// Row group `i` as one record batch, every column (an error when its byte-array values
+    /// exceed [`ReadOptions::byte_array_limit`]: read such row groups with
+    /// [`batches`](FileReader::batches)).
     pub fn read_row_group(&self, i: usize) -> Result<RecordBatch> {
         let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
-        self.read_projected(i, &self.project_fields(&all))
+        let mut batches = self.read_projected(i, &self.project_fields(&all))?;
+        match batches.len() {
+            1 => Ok(batches.remove(0)),
+            n => Err(Error::overflow(format!(
+                "row group {i} is cut into {n} batches by the byte-array limit; read it in batches"
+            ))),
+        }
     }
 
     /// The projection of `fields` (top-level field indices, in output order).
@@ -259,8 +268,13 @@ impl<'a> FileReader<'a> {
         Ok(range)
     }
 
-    /// Row group `i`, the columns of `projection`, as one batch.
-    pub(crate) fn read_projected(&self, i: usize, projection: &Projection) -> Result<RecordBatch> {
+    /// Row group `i`, the columns of `projection`, as one batch (several when a byte-array
+    /// column's values exceed [`ReadOptions::byte_array_limit`]).
+    pub(crate) fn read_projected(
+        &self,
+        i: usize,
+        projection: &Projection,
+    ) -> Result<Vec<RecordBatch>> {
         let mut rg = self.open_row_group(i, projection)?;
         let rows = rg.rows;
         self.next_rows(&mut rg, rows, projection)
@@ -323,19 +337,66 @@ impl<'a> FileReader<'a> {
     }
 
     /// The next `k` rows of `rg` (at most the rows it has left), the columns decoded in
-    /// parallel on [`ReadOptions::threads`] and the arrays of `projection` built.
+    /// parallel on [`ReadOptions::threads`] and the arrays of `projection` built: one batch, or
+    /// several when a byte-array column's values exceed [`ReadOptions::byte_array_limit`].
     pub(crate) fn next_rows(
         &self,
         rg: &mut RowGroupStream<'_>,
         k: usize,
         projection: &Projection,
-    ) -> Result<RecordBatch> {
+    ) -> Result<Vec<RecordBatch>> {
         let g = rg.g;
         let k = k.min(rg.rows - rg.done);
-        let (done, rows) = (rg.done, rg.rows);
-        let schema = self.meta.schema_descr();
+        let first = self.first_rows[g] + rg.done as u64;
+        let leaves = self.decode_leaves(rg, k)?;
+        let limit = self.options.byte_array_limit;
+        if !leaves
+            .iter()
+            .any(|(_, l)| split::value_bytes(l).is_some_and(|b| b > limit))
+        {
+            return Ok(vec![self.assemble(leaves, g, first, k, projection)?]);
+        }
+        let columns = self.meta.schema_descr().columns();
+        let max_def = |c: usize| columns[c].max_def();
+        let named: Vec<_> = leaves
+            .iter()
+            .map(|(c, l)| (l, max_def(*c), format!("{:?}", columns[*c].dotted_path())))
+            .collect();
+        let cuts =
+            split::cuts(&named, k, limit).map_err(|e| e.context(format!("row group {g}")))?;
+        drop(named);
+        let mut rest = leaves;
+        let mut at = 0;
+        let mut out = Vec::with_capacity(cuts.len());
+        for cut in cuts {
+            let n = cut - at;
+            let mut piece = Vec::with_capacity(rest.len());
+            let mut tail = Vec::with_capacity(rest.len());
+            for (c, leaf) in rest {
+                if cut == k {
+                    piece.push((c, leaf));
+                } else {
+                    let (a, b) = split::split(leaf, n, max_def(c))?;
+                    piece.push((c, a));
+                    tail.push((c, b));
+                }
+            }
+            out.push(self.assemble(piece, g, first + at as u64, n, projection)?);
+            rest = tail;
+            at = cut;
+        }
+        Ok(out)
+    }
+
+    /// Decodes the next `k` rows of every column of `rg`, in parallel.
+    fn decode_leaves(
+        &self,
+        rg: &mut RowGroupStream<'_>,
+        k: usize,
+    ) -> Result<Vec<(usize, LeafChunk)>> {
+        let (g, done, rows) = (rg.g, rg.done, rg.rows);
         let jobs: Vec<&mut (usize, ColumnStream<'_>)> = rg.streams.iter_mut().collect();
-        let decoded = self.options.threads.run_jobs(
+        let leaves = self.options.threads.run_jobs(
             jobs,
             || {
                 let mut decompressor = Decompressor::default();
@@ -348,19 +409,42 @@ impl<'a> FileReader<'a> {
                             done + leaf.records()
                         ))));
                     }
-                    Column::new(schema, *c, leaf)
-                        .map(|col| (*c, col))
-                        .map_err(at)
+                    Ok((*c, leaf))
                 }
             },
             || {},
         )?;
         rg.done += k;
+        Ok(leaves)
+    }
+
+    /// The batch of `k` rows of row group `g` from its decoded `leaves` (levels assembled in
+    /// parallel), the first being row `first` of the file.
+    fn assemble(
+        &self,
+        leaves: Vec<(usize, LeafChunk)>,
+        g: usize,
+        first: u64,
+        k: usize,
+        projection: &Projection,
+    ) -> Result<RecordBatch> {
+        let schema = self.meta.schema_descr();
+        let decoded = self.options.threads.run_jobs(
+            leaves,
+            || {
+                move |(c, leaf): (usize, LeafChunk)| {
+                    Column::new(schema, c, leaf)
+                        .map(|col| (c, col))
+                        .map_err(|e| e.context(self.column_at(g, c)))
+                }
+            },
+            || {},
+        )?;
         let mut columns: Vec<Option<Column>> = (0..schema.columns().len()).map(|_| None).collect();
         for (c, col) in decoded {
             columns[c] = Some(col);
         }
-        let arrays = projection
+        let mut arrays = projection
             .fields
             .iter()
             .map(|&f| {
@@ -372,9 +456,7 @@ impl<'a> FileReader<'a> {
             })
             .collect::<Result<Vec<_>>>()
             .map_err(|e| e.context(format!("row group {g}")))?;
-        let mut arrays = arrays;
         if projection.row_number {
-            let first = self.first_rows[g] + done as u64;
             let numbers: Vec<i64> = (first..first + k as u64).map(|r| r as i64).collect();
             arrays.push(quiver_arrow::array::PrimitiveArray::<i64>::from(numbers).into());
         }
@@ -387,11 +469,16 @@ impl<'a> FileReader<'a> {
         Batches::new(self, selection)
     }
 
-    /// Every row group, in order.
+    /// Every row group, in order: one batch each (several for a row group whose byte-array
+    /// values exceed [`ReadOptions::byte_array_limit`]).
     pub fn read_all(&self) -> Result<Vec<RecordBatch>> {
-        (0..self.num_row_groups())
-            .map(|i| self.read_row_group(i))
-            .collect()
+        let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
+        let projection = self.project_fields(&all);
+        let mut out = Vec::with_capacity(self.num_row_groups());
+        for i in 0..self.num_row_groups() {
+            out.extend(self.read_projected(i, &projection)?);
+        }
+        Ok(out)
     }
 
     /// The options in use.

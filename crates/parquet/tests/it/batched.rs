@@ -16,9 +16,11 @@ fn column(batches: &[RecordBatch], c: usize) -> Array {
     concat(&parts).unwrap()
 }
 
-/// Reads each file whole and in batches of several sizes; returns how many files were compared.
+/// Reads each file whole and in batches of several sizes, and in batches cut by a byte-array
+/// limit of 4 KiB; returns how many files were compared.
 fn compare_batched(files: &[PathBuf]) -> usize {
     let mut compared = 0;
+    let mut cut_by_limit = 0;
     for f in files {
         let bytes = std::fs::read(f).unwrap();
         let options = ReadOptions {
@@ -58,8 +60,37 @@ fn compare_batched(files: &[PathBuf]) -> usize {
                 );
             }
         }
+        // Batches cut so that no byte-array column holds more than 4 KiB of values.
+        let limited = ReadOptions {
+            verify_crc: false,
+            byte_array_limit: 4096,
+            ..ReadOptions::default()
+        };
+        let reader = FileReader::try_new(&bytes, limited).unwrap();
+        let s = Selection {
+            batch_size: 1000,
+            ..Selection::default()
+        };
+        match reader.batches(&s).unwrap().collect::<Result<Vec<_>, _>>() {
+            Ok(got) => {
+                let plain = whole.iter().map(|b| b.num_rows().div_ceil(1000)).sum::<usize>();
+                cut_by_limit += usize::from(got.len() > plain);
+                for c in 0..reader.schema().fields.len() {
+                    if rows > 0 {
+                        assert!(
+                            logical_eq(&column(&got, c), &column(&whole, c)),
+                            "{}: column {c} cut by the byte-array limit",
+                            f.display()
+                        );
+                    }
+                }
+            }
+            // One record holds more than the limit: an error naming the column.
+            Err(e) => assert!(e.to_string().contains("more than 4096"), "{}: {e}", f.display()),
+        }
         compared += 1;
     }
+    assert!(cut_by_limit > 0, "no file was cut by the byte-array limit");
     compared
 }
 

@@ -4,17 +4,18 @@
 //! fetched, then the chunks decoded in parallel and the arrays built.
 
 mod batches;
+mod project;
 mod selection;
 mod source;
 
 pub use batches::Batches;
+pub(crate) use project::Projection;
 pub use selection::{RowRanges, Selection};
 pub use source::{ReadAt, read_footer};
 
 use crate::arrow::build::{Column, build};
 use crate::arrow::leaf::{ChunkOptions, ColumnStream, LeafChunk};
 use crate::arrow::options::ReadOptions;
-use crate::arrow::plan::Plan;
 use crate::arrow::split;
 use crate::arrow::{ArrowSchema, arrow_schema};
 use crate::codec::Decompressor;
@@ -146,103 +147,13 @@ impl<'a> FileReader<'a> {
     /// exceed [`ReadOptions::byte_array_limit`]: read such row groups with
     /// [`batches`](FileReader::batches)).
     pub fn read_row_group(&self, i: usize) -> Result<RecordBatch> {
-        let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
-        let mut batches = self.read_projected(i, &self.project_fields(&all))?;
+        let mut batches = self.read_projected(i, &self.project_all())?;
         match batches.len() {
             1 => Ok(batches.remove(0)),
             n => Err(Error::overflow(format!(
                 "row group {i} is cut into {n} batches by the byte-array limit; read it in batches"
             ))),
         }
-    }
-
-    /// The projection of `fields` (top-level field indices, in output order).
-    fn project_fields(&self, fields: &[usize]) -> Projection {
-        self.project_with(fields, None)
-    }
-
-    /// The projection of `fields`, and a row-number column named `row_number` after them.
-    fn project_with(&self, fields: &[usize], row_number: Option<&str>) -> Projection {
-        let mut columns = Vec::new();
-        for &f in fields {
-            leaf_columns(&self.arrow.plans[f], &mut columns);
-        }
-        columns.sort_unstable();
-        columns.dedup();
-        let schema = if fields.len() == self.arrow.plans.len()
-            && fields.iter().enumerate().all(|(i, &f)| i == f)
-            && row_number.is_none()
-        {
-            self.schema_ref.clone()
-        } else {
-            let mut picked: Vec<_> = fields
-                .iter()
-                .map(|&f| self.arrow.schema.fields[f].clone())
-                .collect();
-            if let Some(name) = row_number {
-                picked.push(Arc::new(quiver_arrow::datatype::Field::new(
-                    name,
-                    quiver_arrow::datatype::DataType::Int64,
-                    false,
-                )));
-            }
-            Arc::new(
-                quiver_arrow::datatype::Schema::new(picked)
-                    .with_metadata(self.arrow.schema.metadata.clone()),
-            )
-        };
-        Projection {
-            fields: fields.to_vec(),
-            columns,
-            schema,
-            row_number: row_number.is_some(),
-        }
-    }
-
-    /// The projection of top-level fields named `names` (`None`: all), with a row-number
-    /// column named `row_number`; an unknown name, or a row-number column named like a
-    /// selected one, is an error naming it.
-    pub(crate) fn project(
-        &self,
-        names: Option<&[String]>,
-        row_number: Option<&str>,
-    ) -> Result<Projection> {
-        let Some(names) = names else {
-            let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
-            return self.checked_projection(&all, row_number);
-        };
-        let fields = names
-            .iter()
-            .map(|n| {
-                self.arrow
-                    .schema
-                    .fields
-                    .iter()
-                    .position(|f| f.name() == n)
-                    .ok_or_else(|| {
-                        let known: Vec<&str> =
-                            self.arrow.schema.fields.iter().map(|f| f.name()).collect();
-                        Error::invalid(format!(
-                            "no column {n:?} (the columns are {})",
-                            known.join(", ")
-                        ))
-                    })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        self.checked_projection(&fields, row_number)
-    }
-
-    fn checked_projection(&self, fields: &[usize], row_number: Option<&str>) -> Result<Projection> {
-        if let Some(name) = row_number
-            && fields
-                .iter()
-                .any(|&f| self.arrow.schema.fields[f].name() == name)
-        {
-            return Err(Error::invalid(format!(
-                "the row-number column {name:?} has the name of a selected column"
-            )));
-        }
-        Ok(self.project_with(fields, row_number))
     }
 
     /// The byte ranges of row group `i`'s column chunks that `projection` needs, in file order
@@ -445,15 +356,9 @@ impl<'a> FileReader<'a> {
             columns[c] = Some(col);
         }
         let mut arrays = projection
-            .fields
+            .items
             .iter()
-            .map(|&f| {
-                build(
-                    &self.arrow.plans[f],
-                    &self.arrow.schema.fields[f],
-                    &mut columns,
-                )
-            })
+            .map(|(plan, field)| build(plan, field, &mut columns))
             .collect::<Result<Vec<_>>>()
             .map_err(|e| e.context(format!("row group {g}")))?;
         if projection.row_number {
@@ -472,8 +377,7 @@ impl<'a> FileReader<'a> {
     /// Every row group, in order: one batch each (several for a row group whose byte-array
     /// values exceed [`ReadOptions::byte_array_limit`]).
     pub fn read_all(&self) -> Result<Vec<RecordBatch>> {
-        let all: Vec<usize> = (0..self.arrow.plans.len()).collect();
-        let projection = self.project_fields(&all);
+        let projection = self.project_all();
         let mut out = Vec::with_capacity(self.num_row_groups());
         for i in 0..self.num_row_groups() {
             out.extend(self.read_projected(i, &projection)?);
@@ -500,30 +404,5 @@ impl RowGroupStream<'_> {
     /// Rows decoded so far.
     pub(crate) fn done(&self) -> usize {
         self.done
-    }
-}
-
-/// The top-level fields to read and the leaf columns they need.
-pub(crate) struct Projection {
-    fields: Vec<usize>,
-    columns: Vec<usize>,
-    schema: SchemaRef,
-    /// Whether a row-number column follows the fields.
-    row_number: bool,
-}
-
-impl Projection {
-    /// The schema of the projected batches.
-    pub(crate) fn schema(&self) -> &SchemaRef {
-        &self.schema
-    }
-}
-
-/// Appends the leaf columns under `plan`.
-fn leaf_columns(plan: &Plan, out: &mut Vec<usize>) {
-    match plan {
-        Plan::Leaf { column, .. } => out.push(*column),
-        Plan::Struct { children, .. } => children.iter().for_each(|c| leaf_columns(c, out)),
-        Plan::List { element, .. } => leaf_columns(element, out),
     }
 }

@@ -23,7 +23,9 @@ pub type RowRanges = Vec<Range<usize>>;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Selection {
-    /// Top-level fields by name, in the order wanted (`None`: all, in schema order).
+    /// Fields by name, in the order wanted (`None`: all, in schema order): top-level names, or
+    /// dotted paths into structs (`"a.b"`: the struct `a` with only its child `b`; a path goes
+    /// through a list to the struct of its elements, `"l.x"`). Paths into one field merge.
     pub columns: Option<Vec<String>>,
     /// Row groups by index, in the order wanted (`None`: all, in order).
     pub row_groups: Option<Vec<usize>>,

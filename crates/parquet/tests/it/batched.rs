@@ -73,7 +73,10 @@ fn compare_batched(files: &[PathBuf]) -> usize {
         };
         match reader.batches(&s).unwrap().collect::<Result<Vec<_>, _>>() {
             Ok(got) => {
-                let plain = whole.iter().map(|b| b.num_rows().div_ceil(1000)).sum::<usize>();
+                let plain = whole
+                    .iter()
+                    .map(|b| b.num_rows().div_ceil(1000))
+                    .sum::<usize>();
                 cut_by_limit += usize::from(got.len() > plain);
                 for c in 0..reader.schema().fields.len() {
                     if rows > 0 {
@@ -86,7 +89,11 @@ fn compare_batched(files: &[PathBuf]) -> usize {
                 }
             }
             // One record holds more than the limit: an error naming the column.
-            Err(e) => assert!(e.to_string().contains("more than 4096"), "{}: {e}", f.display()),
+            Err(e) => assert!(
+                e.to_string().contains("more than 4096"),
+                "{}: {e}",
+                f.display()
+            ),
         }
         compared += 1;
     }

@@ -3,6 +3,7 @@
 //! file read in memory (itself checked against pyarrow in `read_values.rs`).
 
 use quiver_arrow::compute::{concat, logical_eq};
+use quiver_arrow::datatype::DataType;
 use quiver_arrow::{Array, RecordBatch};
 use quiver_parquet::arrow::options::ReadOptions;
 use quiver_parquet::file::{FileReader, Selection, read_footer};
@@ -170,4 +171,79 @@ fn a_seekable_reader_reads_what_memory_reads() {
         .unwrap()
         .to_string();
     assert!(err.contains("row group"), "{err}");
+}
+
+/// Dotted paths select fields inside structs (through lists to their elements' structs), as
+/// pyarrow's `ParquetFile.read(columns=…)` selects them by column path: the same values, the
+/// struct keeping only the children named.
+#[test]
+fn dotted_paths_select_inside_structs_as_pyarrow_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested.parquet");
+    let script = "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.ipc as ipc, sys\n\
+        n = 300\n\
+        s = pa.array([None if i % 11 == 0 else {'a': i, 'b': {'c': f'c{i}', 'd': i * 2}, 'e': i % 3 == 0}\n\
+                      for i in range(n)])\n\
+        l = pa.array([None if i % 5 == 0 else [{'x': i, 'y': f'y{j}'} for j in range(i % 4)]\n\
+                      for i in range(n)])\n\
+        t = pa.table({'k': pa.array(range(n)), 's': s, 'l': l})\n\
+        pq.write_table(t, sys.argv[1], row_group_size=100)\n\
+        want = pq.ParquetFile(sys.argv[1]).read(columns=['s.b.c', 's.a', 'l.list.element.y', 'k'])\n\
+        w = ipc.new_file(sys.argv[2], want.schema)\n\
+        w.write_table(want)\n\
+        w.close()";
+    let want_path = dir.path().join("want.arrow");
+    let ok = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&path)
+        .arg(&want_path)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let want: Vec<RecordBatch> =
+        quiver_ipc::read::FileReader::from_bytes(std::fs::read(&want_path).unwrap().into())
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let r = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+    let s = Selection {
+        columns: Some(vec!["s.b.c".into(), "s.a".into(), "l.y".into(), "k".into()]),
+        batch_size: 64,
+        ..Selection::default()
+    };
+    let got = read(&r, &s);
+    // Both order top-level fields as first named, children as in the file.
+    assert_eq!(got[0].num_columns(), 3);
+    for (g, w) in [(0, 0), (1, 1), (2, 2)] {
+        let (gf, wf) = (&got[0].schema().fields[g], &want[0].schema().fields[w]);
+        assert_eq!(gf.name(), wf.name());
+        // pyarrow names a pruned list's element "item"; quiver keeps the file's name.
+        match (gf.data_type(), wf.data_type()) {
+            (DataType::List(a), DataType::List(b)) => {
+                assert_eq!((a.name(), b.name()), ("element", "item"));
+                assert_eq!(a.data_type(), b.data_type());
+            }
+            (a, b) => assert_eq!(a, b, "{}", gf.name()),
+        }
+        let (a, b) = (column(&got, g), column(&want, w));
+        if let (Some(la), Some(lb)) = (a.as_list(), b.as_list()) {
+            // Element names differ (above): offsets, validity and elements compared apart.
+            assert_eq!(la.offsets().as_slice(), lb.offsets().as_slice());
+            assert!((0..a.len()).all(|i| a.is_null(i) == b.is_null(i)));
+            assert!(logical_eq(la.values(), lb.values()));
+        } else {
+            assert!(logical_eq(&a, &b), "{}", gf.name());
+        }
+    }
+    let e = |c: &str| {
+        let s = Selection {
+            columns: Some(vec![c.into()]),
+            ..Selection::default()
+        };
+        r.batches(&s).err().unwrap().to_string()
+    };
+    assert!(e("s.z").contains("no field \"z\" in \"s\""), "{}", e("s.z"));
+    assert!(e("k.z").contains("\"k\" is of type"), "{}", e("k.z"));
+    assert!(e("q.z").contains("no column \"q.z\""), "{}", e("q.z"));
 }

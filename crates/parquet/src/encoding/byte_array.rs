@@ -114,26 +114,28 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
     }
 }
 
-/// Copies the first `len` bytes of `src` to `dst`: a value of up to 64 bytes as whole 16-byte
-/// blocks (no call, and no length-dependent branches inside a block) when `src` holds them.
+/// Copies the first `len` bytes of `src` to `dst`: a value of up to 64 bytes as one block of
+/// 16, 32 or 64 bytes (no call) when `src` holds them.
 ///
 /// # Safety
-/// `src` holds at least `len` bytes, and `dst` has room for `min(src.len(), len rounded up to
-/// 16)` bytes and does not overlap `src`.
+/// `src` holds at least `len` bytes, and `dst` has room for `min(src.len(), len + 31)` bytes
+/// (a copy rounds `len` up to 16, 32 or 64) and does not overlap `src`.
 #[inline(always)]
 unsafe fn copy_value(src: &[u8], len: usize, dst: *mut u8) {
-    let blocks = len.next_multiple_of(16);
-    // SAFETY: the block copies read `blocks <= src.len()` bytes and write as many (within the
+    // Fixed-size copies compile to a few vector moves; a loop of them would be turned into a
+    // call to `memcpy`, which costs more than the copy for short values.
+    // SAFETY: each fixed-size copy reads `k <= src.len()` bytes and writes as many (within the
     // room the caller promises); otherwise exactly `len` bytes are copied.
     unsafe {
-        if len <= 64 && blocks <= src.len() {
-            let mut k = 0;
-            while k < blocks {
-                std::ptr::copy_nonoverlapping(src.as_ptr().add(k), dst.add(k), 16);
-                k += 16;
-            }
+        let (s, d) = (src.as_ptr(), dst);
+        if len <= 16 && src.len() >= 16 {
+            std::ptr::copy_nonoverlapping(s, d, 16);
+        } else if len <= 32 && src.len() >= 32 {
+            std::ptr::copy_nonoverlapping(s, d, 32);
+        } else if len <= 64 && src.len() >= 64 {
+            std::ptr::copy_nonoverlapping(s, d, 64);
         } else {
-            std::ptr::copy_nonoverlapping(src.as_ptr(), dst, len);
+            std::ptr::copy_nonoverlapping(s, d, len);
         }
     }
 }
@@ -238,7 +240,7 @@ fn gathered_len(dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<usize> {
 impl<O: Offset> OffsetsSink<O> {
     /// Appends the values of `dict` at `idx` (a dictionary's values gathered), whose bytes take
     /// `total` in all ([`gathered_len`]): one overflow check, and short values copied as
-    /// 16-byte blocks straight into the reserved capacity.
+    /// whole blocks straight into the reserved capacity.
     fn extend_gather_len(
         &mut self,
         dict: &OffsetsSink<i64>,
@@ -255,8 +257,8 @@ impl<O: Offset> OffsetsSink<O> {
         }
         let offsets = dict.offsets.typed::<i64>();
         let bytes = dict.values.as_slice();
-        // 16 bytes of slack, so that the last value may be copied as whole blocks too.
-        self.values.try_reserve(total + 16)?;
+        // 32 bytes of slack, so that the last value may be copied as a whole block too.
+        self.values.try_reserve(total + 32)?;
         // The offsets are zero-extended (free in fresh capacity) and written in place.
         let first = self.offsets.len();
         self.offsets
@@ -277,8 +279,8 @@ impl<O: Offset> OffsetsSink<O> {
                 return Err(Error::invalid("gathered values exceed their total"));
             }
             // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end` has
-            // room for `value.len()` rounded up to 16 (`end + len <= total`, checked above,
-            // and 16 bytes of slack were reserved); distinct allocations.
+            // room for `value.len() + 32` (`end + len <= total`, checked above, and 32 bytes of
+            // slack were reserved); distinct allocations.
             unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
             end += value.len();
             // ok: `base + end <= base + total`, checked above to fit `O`.

@@ -45,14 +45,14 @@ impl Row {
     }
 
     /// Median seconds of `imp`.
-    fn median(&self, imp: &str) -> Option<f64> {
+    pub fn median(&self, imp: &str) -> Option<f64> {
         let runs = self.runs.get(imp)?;
         let s: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
         (!s.is_empty()).then(|| stats(&s).0)
     }
 
     /// The in-memory size MB/s figures are computed from: quiver's, else any implementation's.
-    fn bytes(&self) -> u64 {
+    pub fn bytes(&self) -> u64 {
         self.runs
             .get("quiver")
             .or_else(|| self.runs.values().next())
@@ -185,8 +185,9 @@ impl Report {
         writeln!(s, "| quiver | git {} |", git_revision())?;
         writeln!(
             s,
-            "| arrow-rs | arrow {} (bench/Cargo.lock) |",
-            arrow_version()
+            "| arrow-rs | arrow {}, parquet {} (bench/Cargo.lock) |",
+            lock_version("arrow"),
+            lock_version("parquet")
         )?;
         writeln!(
             s,
@@ -197,6 +198,10 @@ impl Report {
             ),
             run_text(&self.python, &["--version"])
         )?;
+        for (name, module) in [("DuckDB", "duckdb"), ("polars", "polars")] {
+            let code = format!("import {module}; print({module}.__version__)");
+            writeln!(s, "| {name} | {} |", run_text(&self.python, &["-c", &code]))?;
+        }
         writeln!(
             s,
             "| runs per implementation | {} (interleaved: {}) |",
@@ -221,7 +226,8 @@ impl Report {
              input is excluded too); each run is a fresh process and the implementations \
              alternate. MB/s = Arrow in-memory size (quiver's `RecordBatch::buffer_bytes`) / \
              median; 1 MB = 10^6 bytes. Ratios are quiver's median / the other's median \
-             (< 1: quiver is faster). Targets (issue #5) apply to lineitem only.\n"
+             (< 1: quiver is faster). Targets of issue #5 (IPC) apply to lineitem only, those \
+             of issue #13 (Parquet) to every data set.\n"
         )?;
         for d in &self.datasets {
             self.write_dataset(s, d)?;
@@ -238,6 +244,16 @@ impl Report {
             d.rows,
             bytes as f64 / 1e6
         )?;
+        let (parquet, ipc): (Vec<&Row>, Vec<&Row>) = d.ops.iter().partition(|r| r.op.is_parquet());
+        if !ipc.is_empty() {
+            self.write_ipc_table(s, d, &ipc)?;
+        }
+        crate::report_parquet::write_table(s, &parquet)?;
+        self.write_details(s, d)
+    }
+
+    /// The table of the IPC operations of `d`.
+    fn write_ipc_table(&self, s: &mut String, d: &Dataset, rows: &[&Row]) -> std::fmt::Result {
         let targeted = d.name == "lineitem";
         writeln!(
             s,
@@ -249,7 +265,7 @@ impl Report {
             "|---|---|--:|--:|--:|--:|--:|--:|--:|{}",
             if targeted { "---|---|" } else { "" }
         )?;
-        for row in &d.ops {
+        for row in rows {
             let q = row.median("quiver");
             let ar = row.median("arrow-rs");
             let pa = row.median("pyarrow");
@@ -283,7 +299,11 @@ impl Report {
             }
             writeln!(s)?;
         }
-        writeln!(s)?;
+        writeln!(s)
+    }
+
+    /// The failures, every implementation's figures and the scans of `d`.
+    fn write_details(&self, s: &mut String, d: &Dataset) -> std::fmt::Result {
         let errors: Vec<_> = d
             .ops
             .iter()
@@ -320,12 +340,18 @@ impl Report {
                 let secs: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
                 let (med, min, max) = stats(&secs);
                 let rss = runs.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0);
+                let mb_s = match row.bytes() {
+                    0 => "–".to_string(),
+                    b => format!("{:.0}", b as f64 / med / 1e6),
+                };
                 writeln!(
                     s,
-                    "| {} | {} | {imp} | {med:.3} | {min:.3} | {max:.3} | {:.0} | {:.0} | {} |",
+                    "| {} | {} | {imp} | {} | {} | {} | {mb_s} | {:.0} | {} |",
                     row.op.name(),
                     row.writer.map_or("–", Writer::name),
-                    row.bytes() as f64 / med / 1e6,
+                    fmt_secs(med),
+                    fmt_secs(min),
+                    fmt_secs(max),
                     rss as f64 / 1024.0,
                     runs.len()
                 )?;
@@ -437,6 +463,18 @@ impl Report {
     }
 }
 
+/// Seconds as the tables show them: `0.123` (seconds) from 10 ms up, else with a unit
+/// (`1.23 ms`, `45.6 µs`: footer decodes).
+pub fn fmt_secs(x: f64) -> String {
+    if x >= 0.01 {
+        format!("{x:.3}")
+    } else if x >= 1e-3 {
+        format!("{:.2} ms", x * 1e3)
+    } else {
+        format!("{:.1} µs", x * 1e6)
+    }
+}
+
 /// The trimmed standard output of a command, or `?`.
 fn run_text(cmd: &str, args: &[&str]) -> String {
     Command::new(cmd)
@@ -490,12 +528,13 @@ fn git_revision() -> String {
     }
 }
 
-/// The `arrow` version in `bench/Cargo.lock`.
-fn arrow_version() -> String {
+/// The version of the crate `name` in `bench/Cargo.lock`.
+fn lock_version(name: &str) -> String {
     let lock = include_str!("../Cargo.lock");
+    let wanted = format!("name = \"{name}\"");
     let mut lines = lock.lines();
     while let Some(l) = lines.next() {
-        if l == "name = \"arrow\""
+        if l == wanted
             && let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = "))
         {
             return v.trim_matches('"').to_string();

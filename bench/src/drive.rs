@@ -9,7 +9,7 @@
 //! written by `quiver generate` / `quiver convert`. The data set `wide` (Parquet only, for
 //! `parquet_footer_wide3`) is 1,000 int columns in 20 row groups.
 
-use crate::report::{self, Report, Row, ScanRow};
+use crate::report::{Report, Row, ScanRow};
 use crate::{Op, OpResult};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -260,7 +260,7 @@ pub fn run(a: &DriveArgs) -> Result<()> {
         exe: std::env::current_exe()?,
         scratch: a.scratch.clone().unwrap_or_else(|| a.data.clone()),
     };
-    let mut report = Report::new(a, report::load_average());
+    let mut report = Report::new(a, crate::machine::load_average());
 
     eprintln!("== memcpy bandwidth ({} runs)", a.reps);
     for _ in 0..a.reps {
@@ -317,9 +317,12 @@ pub fn run(a: &DriveArgs) -> Result<()> {
                 }
             }
         }
+        if rows_out.is_empty() && scans.is_empty() {
+            continue;
+        }
         report.add_dataset(name, *rows, rows_out, scans);
     }
-    report.load_end = report::load_average();
+    report.load_end = crate::machine::load_average();
     let text = report.render();
     std::fs::write(&a.out, text).with_context(|| a.out.display().to_string())?;
     eprintln!("wrote {}", a.out.display());

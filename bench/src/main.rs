@@ -11,6 +11,7 @@
 
 mod arrow_ops;
 mod drive;
+mod machine;
 mod memcpy;
 mod parquet_arrow;
 mod parquet_quiver;

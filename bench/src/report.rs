@@ -2,11 +2,11 @@
 //! tables. Every figure in it comes from the runs of one `quiver-bench drive`.
 
 use crate::drive::{ByImpl, DriveArgs, Writer, stats};
+use crate::machine::{cpu_model, git_revision, lock_version, mem_total, run_text};
 use crate::{Op, OpResult};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// The results of one operation on one input.
 #[derive(Debug)]
@@ -101,13 +101,6 @@ pub struct Report {
     pub load_start: String,
     /// `/proc/loadavg` when the runs ended.
     pub load_end: String,
-}
-
-/// The first three fields of `/proc/loadavg`.
-pub fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "?".into())
 }
 
 impl Report {
@@ -237,13 +230,17 @@ impl Report {
 
     fn write_dataset(&self, s: &mut String, d: &Dataset) -> std::fmt::Result {
         let bytes = d.ops.iter().map(Row::bytes).find(|&b| b > 0).unwrap_or(0);
-        writeln!(
-            s,
-            "## {} — {} rows, {:.1} MB in memory\n",
-            d.name,
-            d.rows,
-            bytes as f64 / 1e6
-        )?;
+        if bytes == 0 {
+            writeln!(s, "## {} — {} rows\n", d.name, d.rows)?;
+        } else {
+            writeln!(
+                s,
+                "## {} — {} rows, {:.1} MB in memory\n",
+                d.name,
+                d.rows,
+                bytes as f64 / 1e6
+            )?;
+        }
         let (parquet, ipc): (Vec<&Row>, Vec<&Row>) = d.ops.iter().partition(|r| r.op.is_parquet());
         if !ipc.is_empty() {
             self.write_ipc_table(s, d, &ipc)?;
@@ -473,72 +470,4 @@ pub fn fmt_secs(x: f64) -> String {
     } else {
         format!("{:.1} µs", x * 1e6)
     }
-}
-
-/// The trimmed standard output of a command, or `?`.
-fn run_text(cmd: &str, args: &[&str]) -> String {
-    Command::new(cmd)
-        .args(args)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "?".into())
-}
-
-/// `model name` from `/proc/cpuinfo`.
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "?".into())
-}
-
-/// `MemTotal` from `/proc/meminfo`, in GiB.
-fn mem_total() -> String {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(format!("{:.1} GiB", kb / 1024.0 / 1024.0))
-        })
-        .unwrap_or_else(|| "?".into())
-}
-
-/// The repository's commit, marked when the work tree has changes (other than in the
-/// report this run is about to replace).
-fn git_revision() -> String {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let rev = run_text("git", &["-C", dir, "rev-parse", "--short", "HEAD"]);
-    let status = run_text(
-        "git",
-        &["-C", dir, "status", "--porcelain", "--untracked-files=no"],
-    );
-    let dirty = status.lines().any(|l| !l.ends_with("BENCHMARKS.md"));
-    if dirty {
-        format!("{rev} + uncommitted changes")
-    } else {
-        rev
-    }
-}
-
-/// The version of the crate `name` in `bench/Cargo.lock`.
-fn lock_version(name: &str) -> String {
-    let lock = include_str!("../Cargo.lock");
-    let wanted = format!("name = \"{name}\"");
-    let mut lines = lock.lines();
-    while let Some(l) = lines.next() {
-        if l == wanted
-            && let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = "))
-        {
-            return v.trim_matches('"').to_string();
-        }
-    }
-    "?".into()
 }

@@ -309,7 +309,9 @@ pub fn run(a: &DriveArgs) -> Result<()> {
             }
         }
         let mut scans = Vec::new();
-        if !a.no_scan && !parquet_only(name) {
+        // The scans read IPC files: not run when only Parquet operations are selected.
+        let ipc_selected = ops.iter().any(|o| !o.is_parquet());
+        if !a.no_scan && ipc_selected && !parquet_only(name) {
             for kind in [Kind::File, Kind::Lz4, Kind::Zstd] {
                 for threads in [1usize, 2] {
                     let input = data_file(&a.data, name, *rows, Writer::Quiver, kind);

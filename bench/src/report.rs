@@ -346,9 +346,9 @@ impl Report {
                     "| {} | {} | {imp} | {} | {} | {} | {mb_s} | {:.0} | {} |",
                     row.op.name(),
                     row.writer.map_or("–", Writer::name),
-                    fmt_secs(med),
-                    fmt_secs(min),
-                    fmt_secs(max),
+                    fmt_secs(row.op, med),
+                    fmt_secs(row.op, min),
+                    fmt_secs(row.op, max),
                     rss as f64 / 1024.0,
                     runs.len()
                 )?;
@@ -460,14 +460,12 @@ impl Report {
     }
 }
 
-/// Seconds as the tables show them: `0.123` (seconds) from 10 ms up, else with a unit
-/// (`1.23 ms`, `45.6 µs`: footer decodes).
-pub fn fmt_secs(x: f64) -> String {
-    if x >= 0.01 {
-        format!("{x:.3}")
-    } else if x >= 1e-3 {
-        format!("{:.2} ms", x * 1e3)
-    } else {
+/// Seconds of `op` as the tables show them: `0.123` (seconds), or for footer decodes
+/// microseconds with their unit (`23.8 µs`), so that a row has one unit.
+pub fn fmt_secs(op: Op, x: f64) -> String {
+    if op.is_footer() {
         format!("{:.1} µs", x * 1e6)
+    } else {
+        format!("{x:.3}")
     }
 }

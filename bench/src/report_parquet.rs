@@ -45,7 +45,7 @@ pub fn write_table(s: &mut String, rows: &[&Row]) -> std::fmt::Result {
 fn write_row(s: &mut String, row: &Row) -> std::fmt::Result {
     let q = row.median("quiver");
     let cell = |imp: &str| match (row.median(imp), row.errors.get(imp)) {
-        (Some(m), _) => fmt_secs(m),
+        (Some(m), _) => fmt_secs(row.op, m),
         (None, Some(_)) => "error".into(),
         _ => "–".into(),
     };

@@ -5,6 +5,7 @@
 
 use crate::arrow_ops::totals;
 use crate::parquet_quiver::BATCH_SIZE;
+use crate::quiver_ops::map;
 use crate::{Measured, Op, timed, timed_repeated};
 use anyhow::{Context, Result, bail};
 use arrow::array::RecordBatch;
@@ -14,7 +15,6 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::metadata::{
     ParquetMetaDataOptions, ParquetMetaDataReader, ParquetStatisticsPolicy,
 };
-use std::fs::File;
 use std::path::Path;
 
 /// Performs the Parquet operation `op` on `input`, timing only the operation.
@@ -39,14 +39,6 @@ pub fn run(op: Op, input: &Path, columns: Option<&[String]>, _threads: usize) ->
         _ if op.is_parquet() => timed(|| read(input, columns), totals),
         other => bail!("{} is not a Parquet operation", other.name()),
     }
-}
-
-/// Maps `path` into [`Bytes`] (arrow-rs's `ChunkReader` over memory; slices are zero-copy).
-fn map(path: &Path) -> Result<Bytes> {
-    let file = File::open(path).with_context(|| path.display().to_string())?;
-    // SAFETY: the benchmark's data files are not modified while they are mapped.
-    let map = unsafe { memmap2::Mmap::map(&file)? };
-    Ok(Bytes::from_owner(map))
 }
 
 /// Every batch of the Parquet file at `path` (the top-level `columns`, or all), read from a

@@ -1,6 +1,6 @@
 //! The Parquet operations with quiver (`quiver-parquet`).
 
-use crate::quiver_ops::totals;
+use crate::quiver_ops::{map, totals};
 use crate::{Measured, Op, timed, timed_repeated};
 use anyhow::{Context, Result, bail};
 use quiver_arrow::RecordBatch;
@@ -10,7 +10,6 @@ use quiver_parquet::file::{FileReader, Selection};
 use quiver_parquet::metadata::{
     FOOTER_TAIL_LEN, ParquetMetaData, footer_len, parse_metadata, parse_metadata_eager,
 };
-use std::fs::File;
 use std::path::Path;
 
 /// Rows per batch of every Parquet read.
@@ -46,13 +45,6 @@ pub fn run(op: Op, input: &Path, columns: Option<&[String]>, threads: usize) -> 
         }
         other => bail!("{} is not a Parquet operation", other.name()),
     }
-}
-
-/// Maps `path`.
-fn map(path: &Path) -> Result<memmap2::Mmap> {
-    let file = File::open(path).with_context(|| path.display().to_string())?;
-    // SAFETY: the benchmark's data files are not modified while they are mapped.
-    Ok(unsafe { memmap2::Mmap::map(&file)? })
 }
 
 /// Every batch of the Parquet file at `path` (the top-level `columns`, or all), read from a

@@ -60,8 +60,9 @@ pub fn totals(batches: &[RecordBatch]) -> Measured {
     }
 }
 
-/// Maps `path` (zero-copy: every uncompressed buffer points into the map).
-fn map(path: &Path) -> Result<Bytes> {
+/// Maps `path` (zero-copy: every uncompressed buffer points into the map). The Parquet
+/// operations of both implementations read through it too.
+pub fn map(path: &Path) -> Result<Bytes> {
     let file = File::open(path).with_context(|| path.display().to_string())?;
     // SAFETY: the benchmark's data files are not modified while they are mapped.
     let map = unsafe { memmap2::Mmap::map(&file)? };

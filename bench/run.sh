@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs the comparative benchmarks (quiver vs arrow-rs vs pyarrow) and writes BENCHMARKS.md.
+# Runs the comparative benchmarks (quiver vs arrow-rs vs pyarrow, and DuckDB and polars for
+# Parquet reads) and writes BENCHMARKS.md.
 #
-#   ./bench/run.sh                                   # full run: lineitem 6M rows, nested 2M, 5 runs
+#   ./bench/run.sh                                   # full run: lineitem 6M rows, nested 2M, 7 runs
 #   ROWS_LINEITEM=300000 ROWS_NESTED=100000 REPS=3 ./bench/run.sh   # quick run
 #
 # Environment: ROWS_LINEITEM, ROWS_NESTED, REPS, OPS (comma-separated operation names),
-# IMPLS (default quiver,arrow-rs,pyarrow), PYTHON (default python3), OUT (default BENCHMARKS.md).
+# IMPLS (default quiver,arrow-rs,pyarrow,duckdb,polars), PYTHON (default python3),
+# OUT (default BENCHMARKS.md).
 # Data goes to bench/data/ (gitignored) and is reused by later runs with the same row counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +29,8 @@ PYTHON="${PYTHON:-python3}"
 OUT="${OUT:-BENCHMARKS.md}"
 BATCH=65536
 DATA=bench/data
+# The footer benchmark's file: 1,000 int32 columns in 20 row groups of 1,000 rows.
+ROWS_WIDE=20000
 
 echo "== building quiver and quiver-bench (release)"
 cargo build --release --locked -p quiver-cli
@@ -38,6 +42,12 @@ if ! "$PYTHON" -c 'import sys, pyarrow; sys.exit(0 if pyarrow.__version__.starts
   echo "== installing pyarrow 26"
   "$PYTHON" -m pip install --quiet --disable-pip-version-check 'pyarrow>=26,<27'
 fi
+for module in duckdb polars; do
+  if ! "$PYTHON" -c "import $module" 2>/dev/null; then
+    echo "== installing $module"
+    "$PYTHON" -m pip install --quiet --disable-pip-version-check "$module"
+  fi
+done
 
 echo "== data in $DATA"
 mkdir -p "$DATA"
@@ -45,7 +55,7 @@ mkdir -p "$DATA"
 # pyarrow-written copies depend on the generated data only, which the stamp covers too).
 stamp=$(git ls-tree -r HEAD crates/ipc/src/write crates/ipc/src/compression crates/cli/src/generate 2>/dev/null | sha1sum | cut -c1-16)
 if [ "$(cat "$DATA/writer.stamp" 2>/dev/null)" != "$stamp" ]; then
-  rm -f "$DATA"/*.arrow "$DATA"/*.arrows
+  rm -f "$DATA"/*.arrow "$DATA"/*.arrows "$DATA"/*.parquet
   echo "$stamp" > "$DATA/writer.stamp"
 fi
 for spec in "lineitem:$ROWS_LINEITEM" "nested:$ROWS_NESTED"; do
@@ -66,17 +76,19 @@ for spec in "lineitem:$ROWS_LINEITEM" "nested:$ROWS_NESTED"; do
   fi
   "$PYTHON" bench/py/write_inputs.py "$DATA" "$name" "$rows"
 done
+"$PYTHON" bench/py/write_inputs.py "$DATA" wide "$ROWS_WIDE"
 
 echo "== running (REPS=$REPS)"
 "$BENCH" drive \
   --data "$DATA" \
   --dataset "lineitem:$ROWS_LINEITEM" \
   --dataset "nested:$ROWS_NESTED" \
+  --dataset "wide:$ROWS_WIDE" \
   --reps "$REPS" \
   --quiver-cli "$QUIVER" \
   --python "$PYTHON" \
   --py-ops bench/py/ops.py \
-  --impls "${IMPLS:-quiver,arrow-rs,pyarrow}" \
+  --impls "${IMPLS:-quiver,arrow-rs,pyarrow,duckdb,polars}" \
   ${OPS:+--ops "$OPS"} \
   --command "$COMMAND" \
   --out "$OUT"

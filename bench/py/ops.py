@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""The benchmark operations with pyarrow: performs ONE operation, times only the operation and
-prints one JSON line, like `quiver-bench op` (see bench/README.md).
+"""The benchmark operations with pyarrow, DuckDB and polars: performs ONE operation, times only
+the operation and prints one JSON line, like `quiver-bench op` (see bench/README.md).
 
     python3 bench/py/ops.py --op read_mmap_validated --input lineitem-6000000.arrow
+    python3 bench/py/ops.py --impl polars --op parquet_read_snappy_t2 --input lineitem-6000000.pa.snappy.parquet
+
+IPC operations and footer decodes are pyarrow's only; Parquet reads run with every --impl.
+Modules are imported by the implementation that needs them (polars never imports pyarrow).
 """
 
 import argparse
@@ -11,9 +15,6 @@ import os
 import resource
 import sys
 import time
-
-import pyarrow as pa
-import pyarrow.ipc as ipc
 
 WRITES = {
     "write_file_none": (None, False),
@@ -31,6 +32,21 @@ READS = {
     "read_file_zstd_t1",
     "read_file_zstd_t2",
 }
+PARQUET_READS = {
+    "parquet_read_snappy_t1",
+    "parquet_read_snappy_t2",
+    "parquet_read_zstd_t1",
+    "parquet_read_zstd_t2",
+    "parquet_read_plain_t1",
+    "parquet_read_plain_t2",
+    "parquet_project4_snappy",
+}
+FOOTERS = {"parquet_footer_lineitem", "parquet_footer_wide3"}
+# Rows per batch of the readers that take a batch size (as quiver-bench's).
+BATCH_SIZE = 65536
+# A footer decode is repeated for at least this long (and 3 times) in one process.
+FOOTER_MIN_SECONDS = 0.3
+FOOTER_MIN_REPEATS = 3
 
 
 def status_kb(key):
@@ -47,6 +63,9 @@ def status_kb(key):
 
 def load(path):
     """Every batch of the IPC file at `path`, read into memory (not memory-mapped)."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
     with pa.OSFile(str(path)) as f:
         reader = ipc.open_file(f)
         batches = [reader.get_batch(i) for i in range(reader.num_record_batches)]
@@ -55,6 +74,9 @@ def load(path):
 
 def write(path, out, compression, stream):
     """Loads `path`, then times writing its batches to `out` (including the close)."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
     schema, batches = load(path)
     # use_threads: pyarrow's default, compresses the buffers of a batch in parallel.
     options = ipc.IpcWriteOptions(compression=compression, use_threads=True)
@@ -71,6 +93,9 @@ def write(path, out, compression, stream):
 def read(op, path, threads):
     """Times reading every batch of `path` the way `op` says; validates in full unless the
     operation is `read_mmap_unvalidated`. Returns the seconds and the batches."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
     options = ipc.IpcReadOptions(use_threads=threads > 1)
     t = time.perf_counter()
     if op == "read_file_seek":
@@ -92,19 +117,105 @@ def read(op, path, threads):
     return seconds, batches
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--op", required=True)
-    p.add_argument("--input")
-    p.add_argument("--output")
-    p.add_argument("--threads", type=int)
-    a = p.parse_args()
-    threads = a.threads or (2 if a.op.endswith("_t2") else 1)
-    if a.op in WRITES:
-        threads = a.threads or os.cpu_count() or 1
-    pa.set_cpu_count(threads)
-    pa.set_io_thread_count(max(threads, 1))
-    start_rss_kb = status_kb("VmRSS")
+def quoted(names):
+    """SQL identifiers, double-quoted."""
+    return ", ".join('"' + n.replace('"', '""') + '"' for n in names)
+
+
+def parquet_read(impl, path, threads, columns):
+    """Times reading the Parquet file `path` (the top-level `columns`, or all) into memory
+    with `impl` on `threads` threads. Returns the seconds and a dict of what was read."""
+    if impl == "pyarrow":
+        # read_table imports pyarrow.dataset on its first call (~0.3 s): not to be timed.
+        import pyarrow.dataset  # noqa: F401
+        import pyarrow.parquet as pq
+
+        t = time.perf_counter()
+        table = pq.read_table(path, columns=columns, use_threads=threads > 1, memory_map=True)
+        seconds = time.perf_counter() - t
+        return seconds, arrow_totals(table)
+    if impl == "duckdb":
+        import duckdb
+        import pyarrow  # noqa: F401 (imported by to_arrow_table otherwise: not to be timed)
+
+        con = duckdb.connect()
+        con.execute(f"SET threads = {threads}")
+        select = quoted(columns) if columns else "*"
+        t = time.perf_counter()
+        rel = con.sql(f"SELECT {select} FROM read_parquet(?)", params=[str(path)])
+        table = rel.to_arrow_table(batch_size=BATCH_SIZE)
+        seconds = time.perf_counter() - t
+        return seconds, arrow_totals(table)
+    if impl == "polars":
+        # POLARS_MAX_THREADS was set before polars was imported (main).
+        import polars as pl
+
+        t = time.perf_counter()
+        df = pl.read_parquet(path, columns=columns, use_pyarrow=False, memory_map=True)
+        seconds = time.perf_counter() - t
+        return seconds, {
+            "bytes": df.estimated_size(),
+            "rows": df.height,
+            "batches": df.n_chunks(),
+            "columns": df.width,
+        }
+    sys.exit(f"no Parquet reader for {impl}")
+
+
+def arrow_totals(table):
+    """Bytes, rows, batches and columns of a pyarrow Table."""
+    return {
+        "bytes": table.nbytes,
+        "rows": table.num_rows,
+        "batches": len(table.to_batches()),
+        "columns": table.num_columns,
+    }
+
+
+def footer(path, columns):
+    """Times decoding the footer of the Parquet file `path` (in memory) with
+    `pq.read_metadata`, repeated; with `columns`, reads those leaf columns' chunk metadata in
+    every row group after each decode. Returns the seconds per decode and what was seen."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    with open(path, "rb") as f:
+        buf = pa.py_buffer(f.read())
+
+    def decode():
+        md = pq.read_metadata(pa.BufferReader(buf))
+        if not columns:
+            return md.num_rows, md.num_columns
+        names = md.schema.names
+        indices = [names.index(c) for c in columns]
+        total = 0
+        for g in range(md.num_row_groups):
+            rg = md.row_group(g)
+            for c in indices:
+                total += rg.column(c).total_compressed_size
+        return md.num_rows, len(indices)
+
+    t = time.perf_counter()
+    first = decode()
+    repeats = 1
+    while repeats < FOOTER_MIN_REPEATS or time.perf_counter() - t < FOOTER_MIN_SECONDS:
+        again = decode()
+        if again != first:
+            sys.exit(f"decode {repeats} saw {again}, the first {first}")
+        repeats += 1
+    seconds = (time.perf_counter() - t) / repeats
+    return seconds, {"bytes": 0, "rows": first[0], "batches": 0, "columns": first[1], "repeats": repeats}
+
+
+def run(a, threads):
+    """Performs the operation; returns the seconds and a dict of what it read or wrote."""
+    columns = a.columns.split(",") if a.columns else None
+    if a.op in PARQUET_READS:
+        return parquet_read(a.impl, a.input, threads, columns)
+    if a.impl != "pyarrow":
+        sys.exit(f"{a.impl} has no operation {a.op}")
+    if a.op in FOOTERS:
+        return footer(a.input, columns)
     if a.op in WRITES:
         if not a.output:
             sys.exit("--output is required for " + a.op)
@@ -113,13 +224,41 @@ def main():
         seconds, batches = read(a.op, a.input, threads)
     else:
         sys.exit("unknown operation " + a.op)
-    result = {
-        "impl": "pyarrow",
-        "op": a.op,
-        "seconds": seconds,
+    return seconds, {
         "bytes": sum(b.nbytes for b in batches),
         "rows": sum(b.num_rows for b in batches),
         "batches": len(batches),
+        "columns": batches[0].num_columns if batches else 0,
+    }
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--impl", default="pyarrow", choices=["pyarrow", "duckdb", "polars"])
+    p.add_argument("--op", required=True)
+    p.add_argument("--input")
+    p.add_argument("--output")
+    p.add_argument("--threads", type=int)
+    p.add_argument("--columns", help="top-level columns to read, comma-separated")
+    a = p.parse_args()
+    threads = a.threads or (2 if a.op.endswith("_t2") else 1)
+    if a.op in WRITES:
+        threads = a.threads or os.cpu_count() or 1
+    if a.impl == "polars":
+        # Read by polars when it is imported: set before.
+        os.environ["POLARS_MAX_THREADS"] = str(threads)
+    elif a.impl == "pyarrow":
+        import pyarrow as pa
+
+        pa.set_cpu_count(threads)
+        pa.set_io_thread_count(max(threads, 1))
+    start_rss_kb = status_kb("VmRSS")
+    seconds, seen = run(a, threads)
+    result = {
+        "impl": a.impl,
+        "op": a.op,
+        "seconds": seconds,
+        **seen,
         "threads": threads,
         # ru_maxrss is in KiB on Linux.
         "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,

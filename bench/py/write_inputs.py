@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Writes the pyarrow copies of a benchmark data set: reads the quiver-written IPC file
 `{dir}/{name}-{rows}.arrow` and writes `{name}-{rows}.pa.arrow`, `.pa.lz4.arrow`,
-`.pa.zstd.arrow` (IPC files) and `.pa.arrows` (IPC stream) with the same record batches.
-Existing copies are kept.
+`.pa.zstd.arrow` (IPC files), `.pa.arrows` (IPC stream) with the same record batches, and
+`.pa.snappy.parquet`, `.pa.zstd.parquet`, `.pa.plain.parquet` (Parquet, pyarrow's defaults but
+the codec: row groups of 1Mi rows, dictionary encoding, data page v1, format 2.6, statistics,
+the ARROW:schema key). Existing copies are kept.
+
+The data set `wide` is written from nothing: `{dir}/wide-{rows}.pa.snappy.parquet`, 1,000 int32
+columns `c0`…`c999` of small values in 20 row groups of rows/20 rows (for the footer benchmark).
 
     python3 bench/py/write_inputs.py bench/data lineitem 6000000
+    python3 bench/py/write_inputs.py bench/data wide 20000
 """
 
 import os
@@ -12,6 +18,46 @@ import sys
 
 import pyarrow as pa
 import pyarrow.ipc as ipc
+import pyarrow.parquet as pq
+
+IPC_OUTPUTS = {
+    ".pa.arrow": (None, False),
+    ".pa.lz4.arrow": ("lz4", False),
+    ".pa.zstd.arrow": ("zstd", False),
+    ".pa.arrows": (None, True),
+}
+PARQUET_OUTPUTS = {
+    ".pa.snappy.parquet": "snappy",
+    ".pa.zstd.parquet": "zstd",
+    ".pa.plain.parquet": "none",
+}
+WIDE_COLUMNS = 1000
+WIDE_ROW_GROUPS = 20
+
+
+def write_ipc(path, schema, batches, compression, stream):
+    """Writes `batches` to `path` as an IPC file (or stream)."""
+    options = ipc.IpcWriteOptions(compression=compression)
+    with pa.OSFile(path, "wb") as sink:
+        new = ipc.new_stream if stream else ipc.new_file
+        with new(sink, schema, options=options) as w:
+            for b in batches:
+                w.write_batch(b)
+
+
+def write_wide(base, rows):
+    """The wide Parquet file: 1,000 small int32 columns, 20 row groups."""
+    path = base + ".pa.snappy.parquet"
+    if os.path.exists(path):
+        return
+    if rows % WIDE_ROW_GROUPS:
+        sys.exit(f"wide: {rows} rows do not split into {WIDE_ROW_GROUPS} row groups")
+    # Column c holds (7 r + c) mod 100: 100 distinct arrays, shared by the columns.
+    arrays = [pa.array([(r * 7 + c) % 100 for r in range(rows)], pa.int32()) for c in range(100)]
+    table = pa.table({f"c{c}": arrays[c % 100] for c in range(WIDE_COLUMNS)})
+    pq.write_table(table, path + ".tmp", row_group_size=rows // WIDE_ROW_GROUPS)
+    os.replace(path + ".tmp", path)
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def main():
@@ -19,26 +65,22 @@ def main():
         sys.exit(__doc__)
     folder, name, rows = sys.argv[1:]
     base = os.path.join(folder, f"{name}-{rows}")
-    outputs = {
-        ".pa.arrow": (None, False),
-        ".pa.lz4.arrow": ("lz4", False),
-        ".pa.zstd.arrow": ("zstd", False),
-        ".pa.arrows": (None, True),
-    }
-    todo = {k: v for k, v in outputs.items() if not os.path.exists(base + k)}
+    if name == "wide":
+        write_wide(base, int(rows))
+        return
+    todo = [k for k in list(IPC_OUTPUTS) + list(PARQUET_OUTPUTS) if not os.path.exists(base + k)]
     if not todo:
         return
     with pa.memory_map(base + ".arrow") as source:
         reader = ipc.open_file(source)
         batches = [reader.get_batch(i) for i in range(reader.num_record_batches)]
-        for suffix, (compression, stream) in todo.items():
-            options = ipc.IpcWriteOptions(compression=compression)
+        for suffix in todo:
             tmp = base + suffix + ".tmp"
-            with pa.OSFile(tmp, "wb") as sink:
-                new = ipc.new_stream if stream else ipc.new_file
-                with new(sink, reader.schema, options=options) as w:
-                    for b in batches:
-                        w.write_batch(b)
+            if suffix in IPC_OUTPUTS:
+                write_ipc(tmp, reader.schema, batches, *IPC_OUTPUTS[suffix])
+            else:
+                table = pa.Table.from_batches(batches, reader.schema)
+                pq.write_table(table, tmp, compression=PARQUET_OUTPUTS[suffix])
             os.replace(tmp, base + suffix)
             print(f"wrote {base + suffix}", file=sys.stderr)
 

@@ -42,12 +42,12 @@ pub fn run(op: Op, input: &Path, output: Option<&Path>, threads: usize) -> Resul
         Op::ReadFileLz4T1 | Op::ReadFileLz4T2 | Op::ReadFileZstdT1 | Op::ReadFileZstdT2 => {
             timed(|| read_mmap(input, threads, true), totals)
         }
-        Op::Memcpy => bail!("memcpy is not an IPC operation"),
+        other => bail!("{} is not an IPC operation", other.name()),
     }
 }
 
-/// Rows, batches and in-memory bytes of `batches`.
-fn totals(batches: &[RecordBatch]) -> Measured {
+/// Rows, batches, columns and in-memory bytes of `batches`.
+pub fn totals(batches: &[RecordBatch]) -> Measured {
     Measured {
         seconds: 0.0,
         bytes: batches
@@ -57,6 +57,8 @@ fn totals(batches: &[RecordBatch]) -> Measured {
             .sum(),
         rows: batches.iter().map(|b| b.num_rows() as u64).sum(),
         batches: batches.len() as u64,
+        columns: batches.first().map_or(0, |b| b.num_columns() as u64),
+        repeats: 1,
     }
 }
 

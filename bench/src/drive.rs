@@ -1,11 +1,15 @@
 //! `quiver-bench drive`: runs every operation for every implementation in fresh processes,
-//! interleaved (quiver, arrow-rs, pyarrow, quiver, arrow-rs, pyarrow, …), and writes the report.
+//! interleaved (quiver, arrow-rs, pyarrow, duckdb, polars, quiver, …), and writes the report.
+//! IPC operations run for quiver, arrow-rs and pyarrow; Parquet reads for all five; Parquet
+//! footer decodes for quiver, arrow-rs and pyarrow.
 //!
-//! Data files in `--data` are named `{dataset}-{rows}[.pa][.lz4|.zstd].arrow` (IPC files) and
-//! `{dataset}-{rows}[.pa].arrows` (IPC streams); `.pa` marks the copies written by pyarrow
-//! (`bench/py/write_inputs.py`), the others are written by `quiver generate` / `quiver convert`.
+//! Data files in `--data` are named `{dataset}-{rows}[.pa][.lz4|.zstd].arrow` (IPC files),
+//! `{dataset}-{rows}[.pa].arrows` (IPC streams) and `{dataset}-{rows}.pa.{snappy,zstd,plain}.parquet`;
+//! `.pa` marks the copies written by pyarrow (`bench/py/write_inputs.py`), the others are
+//! written by `quiver generate` / `quiver convert`. The data set `wide` (Parquet only, for
+//! `parquet_footer_wide3`) is 1,000 int columns in 20 row groups.
 
-use crate::report::{self, Report, Row, ScanRow};
+use crate::report::{Report, Row, ScanRow};
 use crate::{Op, OpResult};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -34,11 +38,15 @@ pub struct DriveArgs {
     /// The Python interpreter with pyarrow.
     #[arg(long, default_value = "python3")]
     pub python: String,
-    /// The pyarrow side of the operations.
+    /// The pyarrow, DuckDB and polars side of the operations.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/py/ops.py"))]
     pub py_ops: PathBuf,
-    /// Implementations to run (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "quiver,arrow-rs,pyarrow")]
+    /// Implementations to run (comma-separated; each runs the operations it has).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "quiver,arrow-rs,pyarrow,duckdb,polars"
+    )]
     pub impls: Vec<String>,
     /// Only these operations (comma-separated names; default: all).
     #[arg(long, value_delimiter = ',')]
@@ -84,6 +92,46 @@ pub enum Kind {
     Zstd,
     /// IPC stream, uncompressed.
     Stream,
+    /// Parquet, SNAPPY (written by pyarrow).
+    ParquetSnappy,
+    /// Parquet, ZSTD (written by pyarrow).
+    ParquetZstd,
+    /// Parquet, uncompressed (written by pyarrow).
+    ParquetPlain,
+}
+
+/// Every implementation the driver knows.
+pub const IMPLS: [&str; 5] = ["quiver", "arrow-rs", "pyarrow", "duckdb", "polars"];
+
+/// Whether `imp` runs `op`: IPC operations and footer decodes have no DuckDB or polars side.
+fn runs(imp: &str, op: Op) -> bool {
+    let extra = imp == "duckdb" || imp == "polars";
+    !extra || (op.is_parquet() && !op.is_footer())
+}
+
+/// Whether the data set `name` exists only as Parquet (no IPC operations, no scans).
+fn parquet_only(name: &str) -> bool {
+    name == "wide"
+}
+
+/// Whether `op` runs on the data set `name`.
+fn runs_on(op: Op, name: &str) -> bool {
+    match op.only_dataset() {
+        Some(only) => only == name,
+        None => !parquet_only(name),
+    }
+}
+
+/// The top-level columns `op` reads of the data set `name` (`--columns`), if it projects.
+pub fn projection(op: Op, name: &str) -> Option<&'static [&'static str]> {
+    match (op, name) {
+        (Op::ParquetProject4Snappy, "lineitem") => {
+            Some(&["l_orderkey", "l_extendedprice", "l_shipdate", "l_comment"])
+        }
+        (Op::ParquetProject4Snappy, "nested") => Some(&["id", "tags", "points", "profile"]),
+        (Op::ParquetFooterWide3, _) => Some(&["c0", "c500", "c999"]),
+        _ => None,
+    }
 }
 
 /// The path of a data file.
@@ -94,6 +142,9 @@ pub fn data_file(dir: &Path, dataset: &str, rows: u64, writer: Writer, kind: Kin
         Kind::Lz4 => ".lz4.arrow",
         Kind::Zstd => ".zstd.arrow",
         Kind::Stream => ".arrows",
+        Kind::ParquetSnappy => ".snappy.parquet",
+        Kind::ParquetZstd => ".zstd.parquet",
+        Kind::ParquetPlain => ".plain.parquet",
     };
     dir.join(format!("{dataset}-{rows}{pa}{tail}"))
 }
@@ -104,6 +155,9 @@ fn input_kind(op: Op) -> Kind {
         Op::ReadStream => Kind::Stream,
         Op::ReadFileLz4T1 | Op::ReadFileLz4T2 => Kind::Lz4,
         Op::ReadFileZstdT1 | Op::ReadFileZstdT2 => Kind::Zstd,
+        Op::ParquetReadZstdT1 | Op::ParquetReadZstdT2 => Kind::ParquetZstd,
+        Op::ParquetReadPlainT1 | Op::ParquetReadPlainT2 => Kind::ParquetPlain,
+        _ if op.is_parquet() => Kind::ParquetSnappy,
         _ => Kind::File,
     }
 }
@@ -116,8 +170,9 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// Runs `op` for `imp` in a fresh process; returns its JSON line.
-    fn run(&self, imp: &str, op: Op, input: &Path) -> Result<OpResult> {
+    /// Runs `op` for `imp` in a fresh process (reading the top-level `columns` if given);
+    /// returns its JSON line.
+    fn run(&self, imp: &str, op: Op, input: &Path, columns: Option<&[&str]>) -> Result<OpResult> {
         let output = self.scratch.join(format!(
             "bench-out-{imp}.{}",
             if op == Op::WriteStream {
@@ -126,9 +181,9 @@ impl Runner<'_> {
                 "arrow"
             }
         ));
-        let mut cmd = if imp == "pyarrow" {
+        let mut cmd = if ["pyarrow", "duckdb", "polars"].contains(&imp) {
             let mut c = Command::new(&self.args.python);
-            c.arg(&self.args.py_ops);
+            c.arg(&self.args.py_ops).args(["--impl", imp]);
             c
         } else {
             let mut c = Command::new(&self.exe);
@@ -138,6 +193,9 @@ impl Runner<'_> {
         cmd.args(["--op", op.name()]);
         if op != Op::Memcpy {
             cmd.arg("--input").arg(input);
+        }
+        if let Some(columns) = columns {
+            cmd.arg("--columns").arg(columns.join(","));
         }
         if op.is_write() {
             cmd.arg("--output").arg(&output);
@@ -193,7 +251,7 @@ pub fn run(a: &DriveArgs) -> Result<()> {
         .filter(|o| a.ops.is_empty() || a.ops.iter().any(|n| n == o.name()))
         .collect();
     for imp in &a.impls {
-        if !["quiver", "arrow-rs", "pyarrow"].contains(&imp.as_str()) {
+        if !IMPLS.contains(&imp.as_str()) {
             bail!("unknown implementation {imp}");
         }
     }
@@ -202,19 +260,21 @@ pub fn run(a: &DriveArgs) -> Result<()> {
         exe: std::env::current_exe()?,
         scratch: a.scratch.clone().unwrap_or_else(|| a.data.clone()),
     };
-    let mut report = Report::new(a, report::load_average());
+    let mut report = Report::new(a, crate::machine::load_average());
 
     eprintln!("== memcpy bandwidth ({} runs)", a.reps);
     for _ in 0..a.reps {
-        let r = runner.run("quiver", Op::Memcpy, Path::new(""))?;
+        let r = runner.run("quiver", Op::Memcpy, Path::new(""), None)?;
         report.memcpy_mb_s.push(r.bytes as f64 / r.seconds / 1e6);
     }
 
     for (name, rows) in &datasets {
         let mut rows_out = Vec::new();
-        for &op in &ops {
+        for &op in ops.iter().filter(|o| runs_on(**o, name)) {
             let writers: &[Writer] = if op.is_write() {
                 &[Writer::Quiver]
+            } else if op.is_parquet() {
+                &[Writer::Pyarrow]
             } else {
                 &[Writer::Quiver, Writer::Pyarrow]
             };
@@ -224,9 +284,13 @@ pub fn run(a: &DriveArgs) -> Result<()> {
                     bail!("missing input {} (run bench/run.sh)", input.display());
                 }
                 let mut row = Row::new(op, if op.is_write() { None } else { Some(writer) });
+                let columns = projection(op, name);
+                let mut first: Option<OpResult> = None;
                 for rep in 0..a.reps {
-                    for imp in &a.impls {
-                        let res = runner.run(imp, op, &input);
+                    for imp in a.impls.iter().filter(|i| runs(i, op)) {
+                        let res = runner
+                            .run(imp, op, &input, columns)
+                            .and_then(|r| check(r, *rows, &mut first));
                         match &res {
                             Ok(r) => eprintln!(
                                 "[{name} {} {} rep {}/{}] {imp}: {:.3} s",
@@ -245,7 +309,9 @@ pub fn run(a: &DriveArgs) -> Result<()> {
             }
         }
         let mut scans = Vec::new();
-        if !a.no_scan {
+        // The scans read IPC files: not run when only Parquet operations are selected.
+        let ipc_selected = ops.iter().any(|o| !o.is_parquet());
+        if !a.no_scan && ipc_selected && !parquet_only(name) {
             for kind in [Kind::File, Kind::Lz4, Kind::Zstd] {
                 for threads in [1usize, 2] {
                     let input = data_file(&a.data, name, *rows, Writer::Quiver, kind);
@@ -253,13 +319,41 @@ pub fn run(a: &DriveArgs) -> Result<()> {
                 }
             }
         }
+        if rows_out.is_empty() && scans.is_empty() {
+            continue;
+        }
         report.add_dataset(name, *rows, rows_out, scans);
     }
-    report.load_end = report::load_average();
+    report.load_end = crate::machine::load_average();
     let text = report.render();
     std::fs::write(&a.out, text).with_context(|| a.out.display().to_string())?;
     eprintln!("wrote {}", a.out.display());
     Ok(())
+}
+
+/// Checks a run against the data set (`rows` rows) and the first run of the same row (the
+/// same number of columns): a reader that drops rows or columns cannot look fast.
+fn check(r: OpResult, rows: u64, first: &mut Option<OpResult>) -> Result<OpResult> {
+    if r.rows != rows {
+        bail!(
+            "{} {} counted {} rows, not {rows}",
+            r.implementation,
+            r.op,
+            r.rows
+        );
+    }
+    let f = first.get_or_insert_with(|| r.clone());
+    if r.columns != f.columns {
+        bail!(
+            "{} {} gave {} columns, {} gave {}",
+            r.implementation,
+            r.op,
+            r.columns,
+            f.implementation,
+            f.columns
+        );
+    }
+    Ok(r)
 }
 
 /// Runs `quiver scan FILE --threads N --json` `reps` times as whole processes.

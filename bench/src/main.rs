@@ -1,9 +1,9 @@
-//! `quiver-bench`: comparative benchmarks of quiver against arrow-rs (and pyarrow, whose side
-//! lives in `bench/py/ops.py`).
+//! `quiver-bench`: comparative benchmarks of quiver against arrow-rs (and pyarrow, DuckDB and
+//! polars, whose side lives in `bench/py/ops.py`).
 //!
-//! - `quiver-bench op --impl quiver|arrow-rs --op NAME --input F [--output F] [--threads N]`
-//!   performs one operation in this process, times only the operation and prints one JSON line
-//!   ([`OpResult`]).
+//! - `quiver-bench op --impl quiver|arrow-rs --op NAME --input F [--output F] [--threads N]
+//!   [--columns A,B]` performs one operation in this process, times only the operation and
+//!   prints one JSON line ([`OpResult`]).
 //! - `quiver-bench drive …` runs every operation for every implementation in fresh processes,
 //!   interleaved, and writes `BENCHMARKS.md` (see [`drive`]).
 //!
@@ -11,9 +11,13 @@
 
 mod arrow_ops;
 mod drive;
+mod machine;
 mod memcpy;
+mod parquet_arrow;
+mod parquet_quiver;
 mod quiver_ops;
 mod report;
+mod report_parquet;
 mod rss;
 
 use anyhow::{Result, bail};
@@ -59,6 +63,10 @@ pub struct OpArgs {
     /// Decoding threads of the `*_t1` / `*_t2` reads (overrides the number in the name).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Top-level columns to read (`parquet_project4_*`) or whose metadata to decode
+    /// (`parquet_footer_wide3`), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub columns: Vec<String>,
 }
 
 /// An implementation that `quiver-bench op` can run in-process.
@@ -109,13 +117,32 @@ pub enum Op {
     ReadFileZstdT1,
     /// Read a ZSTD compressed IPC file from a memory map on 2 threads, validated.
     ReadFileZstdT2,
+    /// Read a SNAPPY Parquet file (every column) from a memory map on 1 thread.
+    ParquetReadSnappyT1,
+    /// Read a SNAPPY Parquet file (every column) from a memory map on 2 threads.
+    ParquetReadSnappyT2,
+    /// Read a ZSTD Parquet file (every column) on 1 thread.
+    ParquetReadZstdT1,
+    /// Read a ZSTD Parquet file (every column) on 2 threads.
+    ParquetReadZstdT2,
+    /// Read an uncompressed Parquet file (every column) on 1 thread.
+    ParquetReadPlainT1,
+    /// Read an uncompressed Parquet file (every column) on 2 threads.
+    ParquetReadPlainT2,
+    /// Read 4 top-level columns (`--columns`) of a SNAPPY Parquet file on 1 thread.
+    ParquetProject4Snappy,
+    /// Decode a Parquet footer with every column chunk (repeated; time per decode).
+    ParquetFooterLineitem,
+    /// Decode a Parquet footer and the column chunks of 3 columns (`--columns`) of every row
+    /// group (repeated; time per decode).
+    ParquetFooterWide3,
     /// Copy bandwidth of 1 GiB into pre-faulted memory (best of several).
     Memcpy,
 }
 
 impl Op {
     /// Every operation but `memcpy`, in report order.
-    pub const ALL: [Op; 12] = [
+    pub const ALL: [Op; 21] = [
         Op::WriteFileNone,
         Op::WriteFileLz4,
         Op::WriteFileZstd,
@@ -128,6 +155,15 @@ impl Op {
         Op::ReadFileLz4T2,
         Op::ReadFileZstdT1,
         Op::ReadFileZstdT2,
+        Op::ParquetReadSnappyT1,
+        Op::ParquetReadSnappyT2,
+        Op::ParquetReadZstdT1,
+        Op::ParquetReadZstdT2,
+        Op::ParquetReadPlainT1,
+        Op::ParquetReadPlainT2,
+        Op::ParquetProject4Snappy,
+        Op::ParquetFooterLineitem,
+        Op::ParquetFooterWide3,
     ];
 
     /// The snake_case name.
@@ -145,6 +181,15 @@ impl Op {
             Op::ReadFileLz4T2 => "read_file_lz4_t2",
             Op::ReadFileZstdT1 => "read_file_zstd_t1",
             Op::ReadFileZstdT2 => "read_file_zstd_t2",
+            Op::ParquetReadSnappyT1 => "parquet_read_snappy_t1",
+            Op::ParquetReadSnappyT2 => "parquet_read_snappy_t2",
+            Op::ParquetReadZstdT1 => "parquet_read_zstd_t1",
+            Op::ParquetReadZstdT2 => "parquet_read_zstd_t2",
+            Op::ParquetReadPlainT1 => "parquet_read_plain_t1",
+            Op::ParquetReadPlainT2 => "parquet_read_plain_t2",
+            Op::ParquetProject4Snappy => "parquet_project4_snappy",
+            Op::ParquetFooterLineitem => "parquet_footer_lineitem",
+            Op::ParquetFooterWide3 => "parquet_footer_wide3",
             Op::Memcpy => "memcpy",
         }
     }
@@ -160,10 +205,64 @@ impl Op {
     /// Decoding threads named by the operation (1 unless it ends in `_t2`).
     pub fn default_threads(self) -> usize {
         match self {
-            Op::ReadFileLz4T2 | Op::ReadFileZstdT2 => 2,
+            Op::ReadFileLz4T2
+            | Op::ReadFileZstdT2
+            | Op::ParquetReadSnappyT2
+            | Op::ParquetReadZstdT2
+            | Op::ParquetReadPlainT2 => 2,
             _ => 1,
         }
     }
+
+    /// Whether the operation reads Parquet (issue #13; every implementation runs it).
+    pub fn is_parquet(self) -> bool {
+        self.name().starts_with("parquet_")
+    }
+
+    /// Whether the operation decodes a Parquet footer only (repeated in one process; the time
+    /// reported is per decode).
+    pub fn is_footer(self) -> bool {
+        matches!(self, Op::ParquetFooterLineitem | Op::ParquetFooterWide3)
+    }
+
+    /// The one data set the operation runs on (`None`: every data set but `wide`).
+    pub fn only_dataset(self) -> Option<&'static str> {
+        match self {
+            Op::ParquetFooterLineitem => Some("lineitem"),
+            Op::ParquetFooterWide3 => Some("wide"),
+            _ => None,
+        }
+    }
+}
+
+/// A footer decode runs at least this long (and at least [`FOOTER_MIN_REPEATS`] times) in one
+/// process, so that the time per decode is measurable.
+pub const FOOTER_MIN_SECONDS: f64 = 0.3;
+/// The fewest decodes of one footer run.
+pub const FOOTER_MIN_REPEATS: u64 = 3;
+
+/// Repeats `decode` (which returns the rows and columns it saw) until it has run for
+/// [`FOOTER_MIN_SECONDS`] and [`FOOTER_MIN_REPEATS`] times; the seconds are per decode, and
+/// every decode must see the same rows and columns.
+pub fn timed_repeated(mut decode: impl FnMut() -> Result<(u64, u64)>) -> Result<Measured> {
+    let t = std::time::Instant::now();
+    let first = decode()?;
+    let mut repeats = 1;
+    while repeats < FOOTER_MIN_REPEATS || t.elapsed().as_secs_f64() < FOOTER_MIN_SECONDS {
+        let again = decode()?;
+        if again != first {
+            bail!("decode {repeats} saw {again:?} (rows, columns), the first {first:?}");
+        }
+        repeats += 1;
+    }
+    Ok(Measured {
+        seconds: t.elapsed().as_secs_f64() / repeats as f64,
+        bytes: 0,
+        rows: first.0,
+        columns: first.1,
+        batches: 0,
+        repeats,
+    })
 }
 
 /// Times `f`, which returns every batch materialised, and measures them with `totals`; the
@@ -192,12 +291,16 @@ pub struct Measured {
     pub rows: u64,
     /// Record batches of the data.
     pub batches: u64,
+    /// Top-level columns of the data (for footer operations: leaf columns decoded).
+    pub columns: u64,
+    /// Times the operation ran inside the timing (footer decodes; 1 otherwise).
+    pub repeats: u64,
 }
 
 /// The JSON line `quiver-bench op` (and `bench/py/ops.py`) prints.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OpResult {
-    /// `quiver`, `arrow-rs` or `pyarrow`.
+    /// `quiver`, `arrow-rs`, `pyarrow`, `duckdb` or `polars`.
     #[serde(rename = "impl")]
     pub implementation: String,
     /// The operation's name.
@@ -211,6 +314,12 @@ pub struct OpResult {
     /// Record batches of the data.
     #[serde(default)]
     pub batches: u64,
+    /// Top-level columns of the data (for footer operations: leaf columns decoded).
+    #[serde(default)]
+    pub columns: u64,
+    /// Times the operation ran inside the timing (footer decodes; the seconds are per run).
+    #[serde(default = "one")]
+    pub repeats: u64,
     /// Decoding threads used.
     #[serde(default)]
     pub threads: usize,
@@ -219,6 +328,11 @@ pub struct OpResult {
     /// Resident set size when the process started its work (VmRSS), KiB.
     #[serde(default)]
     pub start_rss_kb: u64,
+}
+
+/// The default of [`OpResult::repeats`].
+fn one() -> u64 {
+    1
 }
 
 fn main() -> Result<()> {
@@ -246,10 +360,23 @@ fn run_op(a: &OpArgs) -> Result<()> {
             bail!("--output is required for {}", a.op.name());
         }
         let output = a.output.as_deref();
+        let columns = (!a.columns.is_empty()).then_some(a.columns.as_slice());
         match a.implementation {
+            Impl::Quiver if a.op.is_parquet() => {
+                parquet_quiver::run(a.op, input, columns, threads)?
+            }
+            Impl::ArrowRs if a.op.is_parquet() => {
+                parquet_arrow::run(a.op, input, columns, threads)?
+            }
             Impl::Quiver => quiver_ops::run(a.op, input, output, threads)?,
             Impl::ArrowRs => arrow_ops::run(a.op, input, output, threads)?,
         }
+    };
+    // arrow-rs's synchronous Parquet reader decodes on the calling thread only.
+    let threads = if a.implementation == Impl::ArrowRs && a.op.is_parquet() {
+        1
+    } else {
+        threads
     };
     let r = OpResult {
         implementation: a.implementation.name().to_string(),
@@ -258,6 +385,8 @@ fn run_op(a: &OpArgs) -> Result<()> {
         bytes: m.bytes,
         rows: m.rows,
         batches: m.batches,
+        columns: m.columns,
+        repeats: m.repeats.max(1),
         threads,
         peak_rss_kb: rss::status_kb("VmHWM").unwrap_or(0),
         start_rss_kb,

@@ -44,22 +44,25 @@ pub fn run(op: Op, input: &Path, output: Option<&Path>, threads: usize) -> Resul
         Op::ReadFileLz4T1 | Op::ReadFileLz4T2 | Op::ReadFileZstdT1 | Op::ReadFileZstdT2 => {
             timed(|| read_mmap(input, threads, true), totals)
         }
-        Op::Memcpy => bail!("memcpy is not an IPC operation"),
+        other => bail!("{} is not an IPC operation", other.name()),
     }
 }
 
-/// Rows, batches and in-memory bytes of `batches`.
-fn totals(batches: &[RecordBatch]) -> Measured {
+/// Rows, batches, columns and in-memory bytes of `batches`.
+pub fn totals(batches: &[RecordBatch]) -> Measured {
     Measured {
         seconds: 0.0,
         bytes: batches.iter().map(|b| b.buffer_bytes() as u64).sum(),
         rows: batches.iter().map(|b| b.num_rows() as u64).sum(),
         batches: batches.len() as u64,
+        columns: batches.first().map_or(0, |b| b.num_columns() as u64),
+        repeats: 1,
     }
 }
 
-/// Maps `path` (zero-copy: every uncompressed buffer points into the map).
-fn map(path: &Path) -> Result<Bytes> {
+/// Maps `path` (zero-copy: every uncompressed buffer points into the map). The Parquet
+/// operations of both implementations read through it too.
+pub fn map(path: &Path) -> Result<Bytes> {
     let file = File::open(path).with_context(|| path.display().to_string())?;
     // SAFETY: the benchmark's data files are not modified while they are mapped.
     let map = unsafe { memmap2::Mmap::map(&file)? };

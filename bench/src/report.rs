@@ -2,11 +2,11 @@
 //! tables. Every figure in it comes from the runs of one `quiver-bench drive`.
 
 use crate::drive::{ByImpl, DriveArgs, Writer, stats};
+use crate::machine::{cpu_model, git_revision, lock_version, mem_total, run_text};
 use crate::{Op, OpResult};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// The results of one operation on one input.
 #[derive(Debug)]
@@ -45,14 +45,14 @@ impl Row {
     }
 
     /// Median seconds of `imp`.
-    fn median(&self, imp: &str) -> Option<f64> {
+    pub fn median(&self, imp: &str) -> Option<f64> {
         let runs = self.runs.get(imp)?;
         let s: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
         (!s.is_empty()).then(|| stats(&s).0)
     }
 
     /// The in-memory size MB/s figures are computed from: quiver's, else any implementation's.
-    fn bytes(&self) -> u64 {
+    pub fn bytes(&self) -> u64 {
         self.runs
             .get("quiver")
             .or_else(|| self.runs.values().next())
@@ -101,13 +101,6 @@ pub struct Report {
     pub load_start: String,
     /// `/proc/loadavg` when the runs ended.
     pub load_end: String,
-}
-
-/// The first three fields of `/proc/loadavg`.
-pub fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "?".into())
 }
 
 impl Report {
@@ -185,8 +178,9 @@ impl Report {
         writeln!(s, "| quiver | git {} |", git_revision())?;
         writeln!(
             s,
-            "| arrow-rs | arrow {} (bench/Cargo.lock) |",
-            arrow_version()
+            "| arrow-rs | arrow {}, parquet {} (bench/Cargo.lock) |",
+            lock_version("arrow"),
+            lock_version("parquet")
         )?;
         writeln!(
             s,
@@ -197,6 +191,10 @@ impl Report {
             ),
             run_text(&self.python, &["--version"])
         )?;
+        for (name, module) in [("DuckDB", "duckdb"), ("polars", "polars")] {
+            let code = format!("import {module}; print({module}.__version__)");
+            writeln!(s, "| {name} | {} |", run_text(&self.python, &["-c", &code]))?;
+        }
         writeln!(
             s,
             "| runs per implementation | {} (interleaved: {}) |",
@@ -221,7 +219,8 @@ impl Report {
              input is excluded too); each run is a fresh process and the implementations \
              alternate. MB/s = Arrow in-memory size (quiver's `RecordBatch::buffer_bytes`) / \
              median; 1 MB = 10^6 bytes. Ratios are quiver's median / the other's median \
-             (< 1: quiver is faster). Targets (issue #5) apply to lineitem only.\n"
+             (< 1: quiver is faster). Targets of issue #5 (IPC) apply to lineitem only, those \
+             of issue #13 (Parquet) to every data set.\n"
         )?;
         for d in &self.datasets {
             self.write_dataset(s, d)?;
@@ -231,13 +230,27 @@ impl Report {
 
     fn write_dataset(&self, s: &mut String, d: &Dataset) -> std::fmt::Result {
         let bytes = d.ops.iter().map(Row::bytes).find(|&b| b > 0).unwrap_or(0);
-        writeln!(
-            s,
-            "## {} — {} rows, {:.1} MB in memory\n",
-            d.name,
-            d.rows,
-            bytes as f64 / 1e6
-        )?;
+        if bytes == 0 {
+            writeln!(s, "## {} — {} rows\n", d.name, d.rows)?;
+        } else {
+            writeln!(
+                s,
+                "## {} — {} rows, {:.1} MB in memory\n",
+                d.name,
+                d.rows,
+                bytes as f64 / 1e6
+            )?;
+        }
+        let (parquet, ipc): (Vec<&Row>, Vec<&Row>) = d.ops.iter().partition(|r| r.op.is_parquet());
+        if !ipc.is_empty() {
+            self.write_ipc_table(s, d, &ipc)?;
+        }
+        crate::report_parquet::write_table(s, &parquet)?;
+        self.write_details(s, d)
+    }
+
+    /// The table of the IPC operations of `d`.
+    fn write_ipc_table(&self, s: &mut String, d: &Dataset, rows: &[&Row]) -> std::fmt::Result {
         let targeted = d.name == "lineitem";
         writeln!(
             s,
@@ -249,7 +262,7 @@ impl Report {
             "|---|---|--:|--:|--:|--:|--:|--:|--:|{}",
             if targeted { "---|---|" } else { "" }
         )?;
-        for row in &d.ops {
+        for row in rows {
             let q = row.median("quiver");
             let ar = row.median("arrow-rs");
             let pa = row.median("pyarrow");
@@ -283,7 +296,11 @@ impl Report {
             }
             writeln!(s)?;
         }
-        writeln!(s)?;
+        writeln!(s)
+    }
+
+    /// The failures, every implementation's figures and the scans of `d`.
+    fn write_details(&self, s: &mut String, d: &Dataset) -> std::fmt::Result {
         let errors: Vec<_> = d
             .ops
             .iter()
@@ -320,12 +337,18 @@ impl Report {
                 let secs: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
                 let (med, min, max) = stats(&secs);
                 let rss = runs.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0);
+                let mb_s = match row.bytes() {
+                    0 => "–".to_string(),
+                    b => format!("{:.0}", b as f64 / med / 1e6),
+                };
                 writeln!(
                     s,
-                    "| {} | {} | {imp} | {med:.3} | {min:.3} | {max:.3} | {:.0} | {:.0} | {} |",
+                    "| {} | {} | {imp} | {} | {} | {} | {mb_s} | {:.0} | {} |",
                     row.op.name(),
                     row.writer.map_or("–", Writer::name),
-                    row.bytes() as f64 / med / 1e6,
+                    fmt_secs(row.op, med),
+                    fmt_secs(row.op, min),
+                    fmt_secs(row.op, max),
                     rss as f64 / 1024.0,
                     runs.len()
                 )?;
@@ -437,69 +460,12 @@ impl Report {
     }
 }
 
-/// The trimmed standard output of a command, or `?`.
-fn run_text(cmd: &str, args: &[&str]) -> String {
-    Command::new(cmd)
-        .args(args)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "?".into())
-}
-
-/// `model name` from `/proc/cpuinfo`.
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "?".into())
-}
-
-/// `MemTotal` from `/proc/meminfo`, in GiB.
-fn mem_total() -> String {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(format!("{:.1} GiB", kb / 1024.0 / 1024.0))
-        })
-        .unwrap_or_else(|| "?".into())
-}
-
-/// The repository's commit, marked when the work tree has changes (other than in the
-/// report this run is about to replace).
-fn git_revision() -> String {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let rev = run_text("git", &["-C", dir, "rev-parse", "--short", "HEAD"]);
-    let status = run_text(
-        "git",
-        &["-C", dir, "status", "--porcelain", "--untracked-files=no"],
-    );
-    let dirty = status.lines().any(|l| !l.ends_with("BENCHMARKS.md"));
-    if dirty {
-        format!("{rev} + uncommitted changes")
+/// Seconds of `op` as the tables show them: `0.123` (seconds), or for footer decodes
+/// microseconds with their unit (`23.8 µs`), so that a row has one unit.
+pub fn fmt_secs(op: Op, x: f64) -> String {
+    if op.is_footer() {
+        format!("{:.1} µs", x * 1e6)
     } else {
-        rev
+        format!("{x:.3}")
     }
-}
-
-/// The `arrow` version in `bench/Cargo.lock`.
-fn arrow_version() -> String {
-    let lock = include_str!("../Cargo.lock");
-    let mut lines = lock.lines();
-    while let Some(l) = lines.next() {
-        if l == "name = \"arrow\""
-            && let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = "))
-        {
-            return v.trim_matches('"').to_string();
-        }
-    }
-    "?".into()
 }

@@ -94,6 +94,33 @@ impl Path {
         (self.repeated.len() - 1) as i16
     }
 
+    /// Checks every level entry against the maxima (an entry repeating at level `r` must also
+    /// define the list it repeats: checked while assembling).
+    fn check(&self, def: &[i16], rep: &[i16]) -> Result<()> {
+        let segments = self.repeated.len() as i16;
+        let (lo, hi) = def
+            .iter()
+            .fold((0i16, 0i16), |(lo, hi), &d| (lo.min(d), hi.max(d)));
+        let rep_max = rep.iter().fold(0i16, |m, &r| m.max(r));
+        let rep_min = rep.iter().fold(0i16, |m, &r| m.min(r));
+        let bad = lo < 0 || hi > self.max_def || rep_min < 0 || rep_max >= segments;
+        if !bad {
+            return Ok(());
+        }
+        for (i, &d) in def.iter().enumerate() {
+            let r = rep.get(i).copied().unwrap_or(0);
+            if d < 0 || d > self.max_def || r < 0 || r >= segments {
+                return Err(Error::oos(format!(
+                    "level entry {i} (definition {d}, repetition {r}) is outside the maxima \
+                     ({}, {})",
+                    self.max_def,
+                    segments - 1
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Assembles whole records from their levels (`rep` empty when the path has no repeated
     /// node; otherwise as long as `def`, and starting a record, `rep[0] == 0`).
     pub fn assemble(&self, def: &[i16], rep: &[i16]) -> Result<Nested> {
@@ -108,58 +135,102 @@ impl Path {
         if rep.first().is_some_and(|&r| r != 0) {
             return Err(Error::oos("levels do not start at a record boundary"));
         }
+        self.check(def, rep)?;
         let mut validity: Vec<Option<MutableBitmap>> = self
             .nodes
             .iter()
             .map(|&n| (n == Repetition::Optional).then(|| MutableBitmap::with_capacity(def.len())))
             .collect();
-        let mut offsets: Vec<Option<MutableBuffer>> = self
-            .nodes
-            .iter()
-            .map(|&n| {
-                (n == Repetition::Repeated)
-                    .then(|| MutableBuffer::with_capacity((def.len() + 1) * 8))
-            })
-            .collect();
-        let mut slots = vec![0usize; segments];
-        let mut values = 0;
-        for (i, &d) in def.iter().enumerate() {
-            let r = if segments > 1 { rep[i] } else { 0 };
-            if d < 0 || d > self.max_def || r < 0 || r as usize >= segments {
-                return Err(Error::oos(format!(
-                    "level entry {i} (definition {d}, repetition {r}) is outside the maxima \
-                     ({}, {})",
-                    self.max_def,
-                    segments - 1
-                )));
-            }
-            if r > 0 && d < self.repeated[r as usize].1 {
-                return Err(Error::oos(format!(
-                    "level entry {i} repeats at level {r} but its definition level {d} leaves                      that list undefined"
-                )));
-            }
-            values += usize::from(d == self.max_def);
-            for k in r as usize..segments {
-                if k > 0 && d < self.repeated[k].1 {
-                    break;
-                }
-                slots[k] += 1;
-                for &(node, level) in &self.optional[k] {
-                    if let Some(v) = &mut validity[node] {
-                        v.push(d >= level);
+        let mut offsets: Vec<Option<MutableBuffer>> = self.nodes.iter().map(|_| None).collect();
+        let values = def.iter().filter(|&&d| d == self.max_def).count();
+        if segments == 1 {
+            // No repetition: a slot per entry, each optional node valid where the entry's
+            // definition level reaches it, 64 entries per word.
+            for &(node, level) in &self.optional[0] {
+                if let Some(v) = &mut validity[node] {
+                    for chunk in def.chunks(64) {
+                        let mut word = 0u64;
+                        for (j, &d) in chunk.iter().enumerate() {
+                            word |= u64::from(d >= level) << j;
+                        }
+                        v.append_word(word, chunk.len());
                     }
                 }
-                if let Some(&(node, _)) = self.repeated.get(k + 1)
-                    && let Some(o) = &mut offsets[node]
-                {
-                    o.push(slots[k + 1] as i64);
+            }
+            return Ok(Nested {
+                validity,
+                offsets,
+                slots: vec![def.len()],
+                values,
+            });
+        }
+        // Per segment: its optional nodes' bits, gathered a word at a time.
+        let mut bits: Vec<Vec<(i16, Bits)>> = self
+            .optional
+            .iter()
+            .map(|o| o.iter().map(|&(_, l)| (l, Bits::new(def.len()))).collect())
+            .collect();
+        // Per segment `k >= 1`: the offsets of its repeated node.
+        let mut offs: Vec<Vec<i64>> = (0..segments)
+            .map(|k| Vec::with_capacity(if k == 0 { 0 } else { def.len() + 1 }))
+            .collect();
+        let mut slots = vec![0usize; segments];
+        let levels: Vec<i16> = self.repeated.iter().map(|&(_, l)| l).collect();
+        if segments == 2 {
+            // One list level (the common case), without the loop over segments.
+            let (top, inner) = bits.split_at_mut(1);
+            let (top, inner) = (&mut top[0], &mut inner[0]);
+            let offs = &mut offs[1];
+            let (mut records, mut elements) = (0usize, 0usize);
+            for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
+                if r == 0 {
+                    records += 1;
+                    for (level, b) in top.iter_mut() {
+                        b.push(d >= *level);
+                    }
+                    offs.push(elements as i64);
+                } else if d < levels[1] {
+                    return Err(undefined_list(i, d, r));
+                }
+                if d >= levels[1] {
+                    elements += 1;
+                    for (level, b) in inner.iter_mut() {
+                        b.push(d >= *level);
+                    }
+                }
+            }
+            slots = vec![records, elements];
+        } else {
+            for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
+                for k in r as usize..segments {
+                    if k > 0 && d < levels[k] {
+                        if k == r as usize {
+                            return Err(undefined_list(i, d, r));
+                        }
+                        break;
+                    }
+                    slots[k] += 1;
+                    for (level, b) in &mut bits[k] {
+                        b.push(d >= *level);
+                    }
+                    if k + 1 < segments {
+                        offs[k + 1].push(slots[k + 1] as i64);
+                    }
+                }
+            }
+        }
+        for (k, segment) in bits.into_iter().enumerate() {
+            for ((node, _), (_, b)) in self.optional[k].iter().zip(segment) {
+                if let Some(v) = &mut validity[*node] {
+                    b.finish(v);
                 }
             }
         }
         for k in 1..segments {
-            if let Some(o) = &mut offsets[self.repeated[k].0] {
-                o.push(slots[k] as i64);
-            }
+            offs[k].push(slots[k] as i64);
+            let mut o = MutableBuffer::with_capacity(offs[k].len() * 8);
+            o.extend_from_slice(&offs[k]);
+            offsets[self.repeated[k].0] = Some(o);
         }
         Ok(Nested {
             validity,
@@ -167,6 +238,50 @@ impl Path {
             slots,
             values,
         })
+    }
+}
+
+/// The error for level entry `i` repeating at level `r` with a definition level `d` that
+/// leaves the list undefined.
+fn undefined_list(i: usize, d: i16, r: i16) -> Error {
+    Error::oos(format!(
+        "level entry {i} repeats at level {r} but its definition level {d} leaves that list \
+         undefined"
+    ))
+}
+
+/// Bits gathered a 64-bit word at a time.
+struct Bits {
+    words: Vec<u64>,
+    word: u64,
+    n: u32,
+}
+
+impl Bits {
+    fn new(capacity: usize) -> Bits {
+        Bits {
+            words: Vec::with_capacity(capacity / 64 + 1),
+            word: 0,
+            n: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, bit: bool) {
+        self.word |= u64::from(bit) << self.n;
+        self.n += 1;
+        if self.n == 64 {
+            self.words.push(self.word);
+            self.word = 0;
+            self.n = 0;
+        }
+    }
+
+    fn finish(self, out: &mut MutableBitmap) {
+        for &w in &self.words {
+            out.append_word(w, 64);
+        }
+        out.append_word(self.word, self.n as usize);
     }
 }
 

@@ -249,7 +249,7 @@ fn page_table(files: &super::Opened<'_>, g: usize, c: usize, out: &mut dyn Write
         "uncompressed",
         "values",
         "encoding",
-        "levels",
+        "def/rep levels",
         "nulls",
         "min",
         "max",

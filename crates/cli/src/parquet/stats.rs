@@ -263,11 +263,11 @@ mod tests {
             ..SchemaElement::default()
         };
         let v = 1_700_000_000_123i64.to_le_bytes();
-        assert_eq!(show(Type::INT64, &ts, &v), "2023-11-14T22:13:20.123");
+        assert_eq!(show(Type::INT64, &ts, &v), "2023-11-14 22:13:20.123");
         // 2 Jan 1970, one second past midnight.
         let mut int96 = (1_000_000_000i64).to_le_bytes().to_vec();
         int96.extend((JULIAN_EPOCH as i32 + 1).to_le_bytes());
-        assert_eq!(show(Type::INT96, &plain, &int96), "1970-01-02T00:00:01");
+        assert_eq!(show(Type::INT96, &plain, &int96), "1970-01-02 00:00:01.000000000");
         assert_eq!(show(Type::BYTE_ARRAY, &plain, b"abc"), "\"abc\"");
         assert_eq!(show(Type::BYTE_ARRAY, &plain, &[0, 1, 0xFF]), "0x0001ff");
         assert_eq!(

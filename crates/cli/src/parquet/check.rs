@@ -40,7 +40,7 @@ pub fn check(bytes: &[u8], max: usize) -> quiver_arrow::Result<Report> {
         for c in 0..meta.num_columns() {
             if let Err(e) = check_pages(&files, g, c, &mut report) {
                 bad.insert((g, c));
-                report.problems.push(e.to_string());
+                report.problems.push(named(&e, g, c, &files));
             }
         }
     }
@@ -57,11 +57,10 @@ pub fn check(bytes: &[u8], max: usize) -> quiver_arrow::Result<Report> {
 /// Reads every page of chunk (`g`, `c`): headers, CRC, decompression, levels; the data pages'
 /// values must add up to the chunk's.
 fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> Result<(), Error> {
+    let (_, bytes, meta) = files.chunk(g, c)?;
     let descr = &files.meta().schema_descr().columns()[c];
-    let at = || format!("row group {g}, column {c} ({:?})", descr.dotted_path());
-    let (_, bytes, meta) = files.chunk(g, c).map_err(|e| e.context(at()))?;
     let cx = PageContext {
-        codec: codec(meta.codec).map_err(|e| e.context(at()))?,
+        codec: codec(meta.codec)?,
         max_def: descr.max_def(),
         max_rep: descr.max_rep(),
         verify_crc: true,
@@ -69,14 +68,13 @@ fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> R
     let mut pages = PageReader::new(bytes, meta.num_values, meta.total_uncompressed_size);
     let (mut decompressor, mut scratch) = (Decompressor::default(), Vec::new());
     let (mut index, mut values) = (0usize, 0i64);
-    while let Some(page) = pages.next_page().map_err(|e| e.context(at()))? {
+    while let Some(page) = pages.next_page()? {
         report.pages += 1;
         decode_page(&page, &cx, &mut decompressor, &mut scratch).map_err(|e| {
             e.context(format!(
                 "page {index} at byte {} of the column chunk",
                 page.offset
             ))
-            .context(at())
         })?;
         let h = &page.header;
         let n = h.data_page_header.as_ref().map(|d| d.num_values);
@@ -86,12 +84,24 @@ fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> R
     }
     if values != meta.num_values {
         return Err(Error::oos(format!(
-            "{}: the pages hold {values} values, the column chunk declares {}",
-            at(),
+            "the pages hold {values} values, the column chunk declares {}",
             meta.num_values
         )));
     }
     Ok(())
+}
+
+/// A problem of chunk (`g`, `c`) as one line starting `row group G, column C ("path"): `
+/// (the place the error may already start with is not repeated).
+fn named(e: &Error, g: usize, c: usize, files: &Opened<'_>) -> String {
+    let path = files.meta().schema_descr().columns()[c].dotted_path();
+    let text = e.to_string();
+    let own = format!("row group {g}, column {c}");
+    let rest = text
+        .strip_prefix(&own)
+        .and_then(|r| r.strip_prefix(": ").or_else(|| r.strip_prefix(", ")))
+        .unwrap_or(&text);
+    format!("{own} ({path:?}): {rest}")
 }
 
 /// Decodes each top-level column of each row group on its own (skipping those with a leaf

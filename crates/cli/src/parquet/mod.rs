@@ -55,13 +55,14 @@ impl<'a> Opened<'a> {
 
     /// The byte range of chunk (`g`, `c`)'s pages in the file.
     fn range(&self, g: usize, c: usize) -> Result<Range<u64>> {
+        // Validated first: its errors name the row group and column once.
+        let chunk = self.meta.column_chunk(g, c)?;
         if let Ok(r) = &self.reader {
             let plan = r.plan_row_group(g, &[c])?;
             if let Some((_, range)) = plan.into_iter().next() {
                 return Ok(range);
             }
         }
-        let chunk = self.meta.column_chunk(g, c)?;
         chunk_byte_range(&chunk, &self.meta.data_range())
             .map_err(|e| e.context(format!("row group {g}, column {c}")))
     }

@@ -20,8 +20,8 @@ pub fn show(physical: Type, e: &SchemaElement<'_>, bytes: &[u8]) -> String {
         Type::INT32 => fixed::<4>(bytes).map(|b| int32(i32::from_le_bytes(b), e)),
         Type::INT64 => fixed::<8>(bytes).map(|b| int64(i64::from_le_bytes(b), e)),
         Type::INT96 => fixed::<12>(bytes).map(int96),
-        Type::FLOAT => fixed::<4>(bytes).map(|b| f32::from_le_bytes(b).to_string()),
-        Type::DOUBLE => fixed::<8>(bytes).map(|b| f64::from_le_bytes(b).to_string()),
+        Type::FLOAT => fixed::<4>(bytes).map(|b| format!("{:?}", f32::from_le_bytes(b))),
+        Type::DOUBLE => fixed::<8>(bytes).map(|b| format!("{:?}", f64::from_le_bytes(b))),
         Type::BYTE_ARRAY | Type::FIXED_LEN_BYTE_ARRAY => Some(byte_array(bytes, e)),
         Type::Unknown(_) => None,
     };
@@ -267,7 +267,10 @@ mod tests {
         // 2 Jan 1970, one second past midnight.
         let mut int96 = (1_000_000_000i64).to_le_bytes().to_vec();
         int96.extend((JULIAN_EPOCH as i32 + 1).to_le_bytes());
-        assert_eq!(show(Type::INT96, &plain, &int96), "1970-01-02 00:00:01.000000000");
+        assert_eq!(
+            show(Type::INT96, &plain, &int96),
+            "1970-01-02 00:00:01.000000000"
+        );
         assert_eq!(show(Type::BYTE_ARRAY, &plain, b"abc"), "\"abc\"");
         assert_eq!(show(Type::BYTE_ARRAY, &plain, &[0, 1, 0xFF]), "0x0001ff");
         assert_eq!(

@@ -112,7 +112,10 @@ fn a_parquet_file_written_by_pyarrow_is_recognised() {
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| ")).collect();
     assert_eq!(rows, ["| a |", "| 1 |", "| 2 |", "| 3 |"], "{out}");
     let (out, _) = run_in(dir.path(), &["schema", "table.dat"], 0);
-    assert!(out.starts_with("table.dat: Parquet, 1 column\n  a: int64\n"), "{out}");
+    assert!(
+        out.starts_with("table.dat: Parquet, 1 column\n  a: int64\n"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -112,7 +112,7 @@ fn check_values(files: &Opened<'_>, bad: &BTreeSet<(usize, usize)>, report: &mut
     let descr = meta.schema_descr();
     let fields = &reader.schema().fields;
     let mut rows = vec![0u64; meta.num_row_groups()];
-    for g in 0..meta.num_row_groups() {
+    for (g, rows_g) in rows.iter_mut().enumerate() {
         for (f, &node) in descr.fields().iter().enumerate() {
             if descr.column_range(node).any(|c| bad.contains(&(g, c))) {
                 continue;
@@ -141,7 +141,7 @@ fn check_values(files: &Opened<'_>, bad: &BTreeSet<(usize, usize)>, report: &mut
                 };
                 report.problems.push(problem);
             } else {
-                rows[g] = rows[g].max(n);
+                *rows_g = (*rows_g).max(n);
             }
         }
     }

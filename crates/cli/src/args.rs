@@ -5,12 +5,13 @@ use crate::generate::Dataset;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-/// Look inside, convert, scan and validate Arrow IPC files and streams, CSV and JSON Lines.
+/// Look inside, convert, scan and validate Arrow IPC files and streams, Parquet, CSV and JSON
+/// Lines.
 ///
 /// Formats are taken from file extensions: .arrow .feather .ipc (IPC file), .arrows (IPC
-/// stream), .csv .tsv, .jsonl .ndjson (JSON Lines), .json (a JSON array of objects). Arrow
-/// input is also recognised by its first bytes, as is Parquet (not supported yet). Use - for
-/// standard input or output.
+/// stream), .parquet, .csv .tsv, .jsonl .ndjson (JSON Lines), .json (a JSON array of
+/// objects). Arrow and Parquet input is also recognised by its magic bytes, whatever the name
+/// (Parquet is read, not written yet). Use - for standard input or output.
 ///
 /// Exit codes: 0 success, 1 data or I/O error, 2 usage error.
 #[derive(Debug, Parser)]
@@ -27,9 +28,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print the schema: fields, types, nullability, dictionary ids, extension types, metadata.
-    #[command(after_help = "Example:\n  quiver schema data.arrow")]
-    Schema(InputArgs),
+    /// Print the schema: fields, types, nullability, dictionary ids, extension types, metadata
+    /// (with --parquet: a Parquet file's own schema tree).
+    #[command(
+        after_help = "Examples:\n  quiver schema data.arrow\n  quiver schema data.parquet --parquet"
+    )]
+    Schema(SchemaArgs),
     /// Print the first rows as a table.
     #[command(after_help = "Example:\n  quiver head data.arrow -n 5")]
     Head(HeadArgs),
@@ -39,10 +43,13 @@ pub enum Command {
     )]
     Cat(CatArgs),
     /// Show the physical layout: footer blocks, batches, buffers, compression, dictionaries
-    /// (for CSV and JSON: the dialect, the inferred schema and the row count).
-    #[command(after_help = "Example:\n  quiver meta data.arrow --verbose")]
+    /// (for Parquet: row groups, column chunks, statistics, key-value metadata; for CSV and
+    /// JSON: the dialect, the inferred schema and the row count).
+    #[command(
+        after_help = "Examples:\n  quiver meta data.arrow --verbose\n  quiver meta data.parquet --pages"
+    )]
     Meta(MetaArgs),
-    /// Convert between Arrow IPC file, Arrow IPC stream, CSV and JSON Lines.
+    /// Convert between Arrow IPC file, Arrow IPC stream, CSV and JSON Lines (Parquet is read).
     #[command(
         after_help = "Examples:\n  quiver convert data.csv data.arrow --compression zstd\n  quiver convert data.arrow - --to csv | head\n  cat data.jsonl | quiver convert - out.arrows --from jsonl\n  quiver convert data.csv out.arrow --schema 'id:int64, price:decimal128(15,2), day:date32'"
     )]
@@ -102,6 +109,22 @@ pub struct ReadArgs {
     /// Rows per batch read from CSV / JSON (set from `--batch-size` where there is one).
     #[arg(skip)]
     pub batch_size: Option<usize>,
+    /// Threads decoding Parquet column chunks (set from `scan --threads`; default: all cores).
+    #[arg(skip)]
+    pub threads: Option<usize>,
+}
+
+/// `schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The input file (- for standard input).
+    pub file: PathBuf,
+    /// Print a Parquet file's schema tree as parquet-mr writes it (`message schema { … }`)
+    /// instead of the Arrow schema it is read as.
+    #[arg(long)]
+    pub parquet: bool,
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 /// `head`.
@@ -166,11 +189,16 @@ pub enum CatFormat {
 /// `meta`.
 #[derive(Debug, Args)]
 pub struct MetaArgs {
-    /// The input file (- for standard input): an Arrow IPC file or stream, CSV or JSON.
+    /// The input file (- for standard input): an Arrow IPC file or stream, Parquet, CSV or
+    /// JSON.
     pub file: PathBuf,
-    /// List every batch's field nodes and buffers.
+    /// List every batch's field nodes and buffers (Parquet: show long key-value metadata
+    /// values, such as ARROW:schema, in full).
     #[arg(short, long)]
     pub verbose: bool,
+    /// List every page header of every column chunk (Parquet).
+    #[arg(long)]
+    pub pages: bool,
     #[command(flatten)]
     pub read: ReadArgs,
 }
@@ -253,7 +281,7 @@ pub struct ScanArgs {
     /// Only these columns (comma-separated names).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub columns: Option<Vec<String>>,
-    /// Decoding threads for Arrow IPC files (default: all cores).
+    /// Decoding threads for Arrow IPC and Parquet files (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Print the result as one JSON object (for scripts and benchmarks).

@@ -31,8 +31,10 @@ fn show(
     limit: Option<usize>,
 ) -> Result<ExitCode> {
     let mut input = Input::open(file, read, view.columns.as_deref())?;
+    // Readers that can skip rows themselves (Parquet: whole row groups) are told the window.
+    let (skip, limit) = input.select_rows(offset, limit);
     let mut rows = RowWindow {
-        skip: offset,
+        skip,
         left: limit.unwrap_or(usize::MAX),
     };
     if format == CatFormat::Table {

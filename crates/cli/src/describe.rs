@@ -1,9 +1,11 @@
 //! `quiver meta`: finds the input's format like the other subcommands, then shows the layout of
-//! Arrow data ([`crate::meta`]) or a summary of CSV and JSON (dialect, schema, rows).
+//! Arrow data ([`crate::meta`]), the metadata of Parquet ([`crate::parquet::meta`]) or a summary
+//! of CSV and JSON (dialect, schema, rows).
 
 use crate::args::MetaArgs;
 use crate::format::{self, Format, Magic};
 use crate::numbers::{count, group};
+use crate::parquet::meta::MetaOptions;
 use crate::source::{self, Input};
 use anyhow::{Context, Result, bail};
 use bytes::Bytes;
@@ -19,13 +21,22 @@ pub fn run(a: &MetaArgs) -> Result<ExitCode> {
         bail!("{label}: the input is empty (0 bytes)");
     }
     let format = meta_format(&bytes, &a.file, a).with_context(|| label.clone())?;
+    if a.pages && format != Some(Format::Parquet) {
+        crate::usage!("{label}: --pages lists the pages of Parquet files only");
+    }
     let mut out = io::stdout().lock();
     match format {
         Some(Format::Arrow) => crate::meta::print_file_meta(&bytes, &label, a.verbose, &mut out)?,
         Some(Format::Arrows) | None => {
             crate::meta::print_stream_meta(&bytes, &label, a.verbose, &mut out)?
         }
-        Some(f @ Format::Parquet) => return Err(f.not_supported_yet().context(label)),
+        Some(Format::Parquet) => {
+            let options = MetaOptions {
+                verbose: a.verbose,
+                pages: a.pages,
+            };
+            crate::parquet::meta::print(&bytes, &label, options, &mut out)?
+        }
         Some(f) => {
             let text = text_summary(bytes, f, a, &label)?;
             out.write_all(text.as_bytes())?;

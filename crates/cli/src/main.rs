@@ -1,5 +1,5 @@
-//! `quiver`: look inside, convert, scan and validate Arrow IPC files and streams, CSV and
-//! JSON Lines.
+//! `quiver`: look inside, convert, scan and validate Arrow IPC files and streams, Parquet, CSV
+//! and JSON Lines.
 //!
 //! Exit codes: 0 success, 1 data or I/O error, 2 usage error. Errors are printed as one line
 //! on standard error naming the file and the problem.
@@ -14,6 +14,7 @@ mod interrupt;
 mod meta;
 mod numbers;
 mod output;
+mod parquet;
 mod progress;
 mod scan;
 mod schema;

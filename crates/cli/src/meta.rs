@@ -475,7 +475,7 @@ fn yes_no(b: bool) -> &'static str {
 }
 
 /// `1 block`, `2 blocks`, `1 record batch`, `3 record batches` (any integer).
-fn plural(n: impl std::fmt::Display, what: &str) -> String {
+pub fn plural(n: impl std::fmt::Display, what: &str) -> String {
     let n = thousands(n);
     match (n.as_str(), what.ends_with("ch")) {
         ("1", _) => format!("1 {what}"),
@@ -485,7 +485,7 @@ fn plural(n: impl std::fmt::Display, what: &str) -> String {
 }
 
 /// `1234567` → `1,234,567` (any integer).
-fn thousands(n: impl std::fmt::Display) -> String {
+pub fn thousands(n: impl std::fmt::Display) -> String {
     let text = n.to_string();
     let (sign, digits) = text.split_at(usize::from(text.starts_with('-')));
     let mut s = String::with_capacity(text.len() + digits.len() / 3);
@@ -501,7 +501,7 @@ fn thousands(n: impl std::fmt::Display) -> String {
 
 /// Prints `rows` under `header` in columns two spaces apart, indented by two. The last cell
 /// of a row is not padded and does not widen its column (error messages end short rows).
-fn table(header: &[&str], rows: Vec<Vec<String>>, out: &mut dyn Write) -> Result<()> {
+pub fn table(header: &[&str], rows: Vec<Vec<String>>, out: &mut dyn Write) -> Result<()> {
     let mut widths: Vec<usize> = header.iter().map(|h| cell_width(h)).collect();
     for row in &rows {
         for (w, cell) in widths

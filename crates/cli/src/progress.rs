@@ -64,8 +64,7 @@ impl Progress {
             self.bar = Some(self.make_bar(position));
         }
         if let Some(bar) = &self.bar {
-            let (Position::Bytes(done, _) | Position::Batches(done, _)) = position;
-            bar.set_position(done);
+            bar.set_position(done_of(position));
             bar.set_message(status(position, self.rows, elapsed));
         }
     }
@@ -73,9 +72,9 @@ impl Progress {
     /// A bar for `position`, drawn for the first time with its position and status.
     fn make_bar(&self, position: Position) -> ProgressBar {
         let (len, template) = match position {
-            Position::Bytes(_, Some(total)) | Position::Batches(_, total) => {
-                (Some(total), "{prefix} [{bar:30}] {msg}")
-            }
+            Position::Bytes(_, Some(total))
+            | Position::Batches(_, total)
+            | Position::Rows(_, total) => (Some(total), "{prefix} [{bar:30}] {msg}"),
             Position::Bytes(_, None) => (None, "{prefix} {msg}"),
         };
         let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::hidden());
@@ -83,8 +82,7 @@ impl Progress {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.set_prefix(self.message.clone());
-        let (Position::Bytes(done, _) | Position::Batches(done, _)) = position;
-        bar.set_position(done);
+        bar.set_position(done_of(position));
         bar.set_message(status(position, self.rows, self.start.elapsed()));
         bar.set_draw_target(ProgressDrawTarget::stderr());
         bar
@@ -111,6 +109,13 @@ impl Progress {
     }
 }
 
+/// The work done of a position.
+fn done_of(position: Position) -> u64 {
+    let (Position::Bytes(done, _) | Position::Batches(done, _) | Position::Rows(done, _)) =
+        position;
+    done
+}
+
 /// What the bar shows after it: done and total, the rate since the work started (rows per
 /// second when rows are counted, else bytes or batches) and the time left at that rate.
 fn status(position: Position, rows: u64, elapsed: Duration) -> String {
@@ -125,11 +130,17 @@ fn status(position: Position, rows: u64, elapsed: Duration) -> String {
             },
         ),
         Position::Batches(done, total) => (done, Some(total), format!("{done}/{total} batches")),
+        Position::Rows(done, total) => (
+            done,
+            Some(total),
+            format!("{}/{} rows", HumanCount(done), HumanCount(total)),
+        ),
     };
     let rate = match position {
         _ if rows > 0 => format!("{} rows/s", HumanCount((rows as f64 / secs) as u64)),
         Position::Bytes(..) => format!("{}/s", HumanBytes((done as f64 / secs) as u64)),
         Position::Batches(..) => format!("{:.1} batches/s", done as f64 / secs),
+        Position::Rows(..) => format!("{} rows/s", HumanCount((done as f64 / secs) as u64)),
     };
     let mut s = format!("{amount}  {rate}");
     if let Some(total) = total.filter(|_| done > 0) {
@@ -181,6 +192,8 @@ mod tests {
         // Nothing done yet: no estimate.
         let s = status(Position::Batches(0, 4), 0, Duration::from_millis(400));
         assert_eq!(s, "0/4 batches  0.0 batches/s");
+        let s = status(Position::Rows(250, 1000), 0, Duration::from_secs(1));
+        assert_eq!(s, "250/1,000 rows  250 rows/s  ETA 3s");
         assert_eq!(clock(Duration::from_secs(185)), "3m 05s");
         assert_eq!(clock(Duration::from_secs(3720)), "1h 02m");
     }

@@ -1,8 +1,10 @@
 //! `quiver scan`: read and decode every selected value with full validation, and report rows,
 //! bytes, time and throughput. The record batches of Arrow IPC files are decoded on a thread
-//! pool, each thread reading the batches it takes from the same memory map.
+//! pool, each thread reading the batches it takes from the same memory map; Parquet's reader
+//! decodes the column chunks of each row group on the threads.
 
 use crate::args::ScanArgs;
+use crate::format::Format;
 use crate::numbers::count;
 use crate::progress::Progress;
 use crate::source::{Input, Position};
@@ -45,13 +47,17 @@ pub fn run(a: &ScanArgs, quiet: bool) -> Result<ExitCode> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let start = Instant::now();
-    let mut input = Input::open(&a.file, &a.read, a.columns.as_deref())?;
+    let mut read = a.read.clone();
+    read.threads = Some(threads);
+    let mut input = Input::open(&a.file, &read, a.columns.as_deref())?;
     let mut progress = Progress::new(quiet, "scanning");
     let (totals, used) = match input.ipc_file_parts() {
         Some(parts) if threads > 1 && parts.2 > 1 => {
             let used = threads.min(parts.2);
             (parallel(parts, used, &mut progress, &input.label)?, used)
         }
+        // Parquet decodes the column chunks of each row group on the threads.
+        _ if input.format == Format::Parquet => (sequential(&mut input, &mut progress)?, threads),
         _ => (sequential(&mut input, &mut progress)?, 1),
     };
     let elapsed = start.elapsed();

@@ -1,8 +1,10 @@
 //! `quiver schema`: the fields as an indented tree, each type spelled as pyarrow spells it
 //! (`quiver_arrow::display::format_field_type`, as `meta --verbose` does).
 
-use crate::args::InputArgs;
+use crate::args::SchemaArgs;
+use crate::format::Format;
 use crate::source::Input;
+use anyhow::Context;
 use anyhow::Result;
 use quiver_arrow::display::format_field_type;
 use quiver_arrow::{Field, Metadata, Schema};
@@ -13,7 +15,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 /// Runs `quiver schema`.
-pub fn run(args: &InputArgs) -> Result<ExitCode> {
+pub fn run(args: &SchemaArgs) -> Result<ExitCode> {
+    if args.parquet {
+        return parquet_tree(args);
+    }
     let input = Input::open(&args.file, &args.read, None)?;
     let text = render(
         &input.label,
@@ -21,6 +26,25 @@ pub fn run(args: &InputArgs) -> Result<ExitCode> {
         input.schema(),
         input.ipc_schema(),
     );
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `schema --parquet`: the Parquet schema tree ([`crate::parquet::tree`]).
+fn parquet_tree(args: &SchemaArgs) -> Result<ExitCode> {
+    let label = crate::source::label_of(&args.file);
+    let format = crate::source::input_format(&args.file, &args.read)?;
+    if format != Format::Parquet {
+        crate::usage!(
+            "{label}: --parquet shows the schema of Parquet files, and this is {}",
+            format.describe()
+        );
+    }
+    let (bytes, _) = crate::source::read_all(&args.file)?;
+    let files = crate::parquet::open_meta(&bytes).with_context(|| label.clone())?;
+    let text = crate::parquet::tree::render(files.meta());
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -1,8 +1,9 @@
-//! Opening inputs: Arrow IPC files (memory-mapped, zero-copy), IPC streams, CSV and JSON
-//! Lines, from a path or standard input, as one batch source.
+//! Opening inputs: Arrow IPC files and Parquet files (memory-mapped, zero-copy), IPC streams,
+//! CSV and JSON Lines, from a path or standard input, as one batch source.
 
 use crate::args::ReadArgs;
 use crate::format::{self, Format, Magic, default_delimiter, parse_delimiter};
+use crate::parquet::read::ParquetInput;
 use anyhow::{Context, Result};
 use bytes::Bytes;
 use quiver_arrow::{RecordBatch, SchemaRef};
@@ -23,6 +24,8 @@ pub enum Position {
     Bytes(u64, Option<u64>),
     /// Batches read of a known count.
     Batches(u64, u64),
+    /// Rows read of a known count.
+    Rows(u64, u64),
 }
 
 /// An opened input: its name for messages, its format, and the batches.
@@ -52,6 +55,7 @@ enum Reader {
     Stream(StreamReader<Box<dyn Read + Send>>),
     Csv(CsvReader<Box<dyn Read + Send>>),
     Json(JsonReader<Box<dyn BufRead + Send>>),
+    Parquet(Box<ParquetInput>),
 }
 
 /// Counts the bytes that pass through, for progress.
@@ -121,12 +125,20 @@ impl Input {
         if let Some(names) = columns {
             let indices = project(&input.schema, names, &label)?;
             input.schema = Arc::new(input.schema.project(&indices)?);
-            // IPC files decode only the selected columns; other readers select afterwards.
-            if let Reader::File { reader, bytes, .. } = &mut input.reader {
-                let options = ReadOptions::new().with_projection(indices.clone());
-                *reader = FileReader::from_bytes_with_options(bytes.clone(), options)
-                    .with_context(|| label.clone())?;
-                input.pushed_down = true;
+            // IPC and Parquet files decode only the selected columns; other readers select
+            // afterwards.
+            match &mut input.reader {
+                Reader::File { reader, bytes, .. } => {
+                    let options = ReadOptions::new().with_projection(indices.clone());
+                    *reader = FileReader::from_bytes_with_options(bytes.clone(), options)
+                        .with_context(|| label.clone())?;
+                    input.pushed_down = true;
+                }
+                Reader::Parquet(p) => {
+                    p.select_columns(names);
+                    input.pushed_down = true;
+                }
+                _ => {}
             }
             input.projection = Some(indices);
         }
@@ -136,6 +148,19 @@ impl Input {
     /// The schema of the batches returned (after column selection).
     pub fn schema(&self) -> &SchemaRef {
         &self.schema
+    }
+
+    /// Lets the reader skip `offset` rows and stop after `limit` where it can (Parquet skips
+    /// whole row groups); returns the offset and limit the caller still has to apply. Call it
+    /// before the first batch.
+    pub fn select_rows(&mut self, offset: usize, limit: Option<usize>) -> (usize, Option<usize>) {
+        match &mut self.reader {
+            Reader::Parquet(p) => {
+                p.select_rows(offset, limit);
+                (0, limit)
+            }
+            _ => (offset, limit),
+        }
     }
 
     /// The IPC schema (with dictionary ids) of Arrow inputs, before column selection.
@@ -199,6 +224,7 @@ impl Input {
             Reader::Stream(s) => s.next_batch()?,
             Reader::Csv(c) => c.next_batch()?,
             Reader::Json(j) => j.next_batch()?,
+            Reader::Parquet(p) => p.next_batch()?,
         })
     }
 
@@ -213,6 +239,10 @@ impl Input {
         match &self.reader {
             Reader::File { reader, next, .. } => {
                 Position::Batches(*next as u64, reader.num_batches() as u64)
+            }
+            Reader::Parquet(p) => {
+                let (done, total) = p.progress();
+                Position::Rows(done, total)
             }
             _ => Position::Bytes(self.bytes_read.load(Ordering::Relaxed), self.total_bytes),
         }
@@ -261,6 +291,9 @@ fn open_reader(path: &Path, args: &ReadArgs, label: &str) -> Result<Input> {
             let bytes = map_file(path)?;
             return file_input(bytes, label, counter);
         }
+        if format == Format::Parquet {
+            return parquet_input(map_file(path)?, args, label, counter);
+        }
         let file = File::open(path)?;
         let total = file.metadata().ok().map(|m| m.len());
         (
@@ -292,6 +325,9 @@ pub fn open_bytes(
     if format == Format::Arrow {
         return file_input(bytes, label, counter);
     }
+    if format == Format::Parquet {
+        return parquet_input(bytes, args, label, counter).with_context(|| label.to_string());
+    }
     let source = RawInput {
         format,
         raw: Box::new(std::io::Cursor::new(bytes)),
@@ -317,7 +353,14 @@ fn reader_input(source: RawInput, args: &ReadArgs, path: &Path, label: &str) -> 
         counter,
     } = source;
     if format == Format::Parquet {
-        return Err(format.not_supported_yet());
+        // Parquet is read from its end: standard input is read into memory first.
+        let mut v = Vec::new();
+        let mut counted = Counting {
+            inner: raw,
+            count: counter.clone(),
+        };
+        counted.read_to_end(&mut v)?;
+        return parquet_input(Bytes::from(v), args, label, counter);
     }
     let counted = Counting {
         inner: raw,
@@ -331,6 +374,7 @@ fn reader_input(source: RawInput, args: &ReadArgs, path: &Path, label: &str) -> 
         Reader::Stream(s) => s.schema().clone(),
         Reader::Csv(c) => c.schema().clone(),
         Reader::Json(j) => j.schema().clone(),
+        Reader::Parquet(p) => p.schema().clone(),
     };
     Ok(Input {
         label: label.into(),
@@ -342,6 +386,28 @@ fn reader_input(source: RawInput, args: &ReadArgs, path: &Path, label: &str) -> 
         bytes_read: counter,
         total_bytes: total,
         inferred_from,
+    })
+}
+
+/// A Parquet file read from memory (stdin) or a map.
+fn parquet_input(
+    bytes: Bytes,
+    args: &ReadArgs,
+    label: &str,
+    counter: Arc<AtomicU64>,
+) -> Result<Input> {
+    let total = bytes.len() as u64;
+    let reader = ParquetInput::open(bytes, args.threads, args.batch_size)?;
+    Ok(Input {
+        label: label.into(),
+        format: Format::Parquet,
+        schema: reader.schema().clone(),
+        reader: Reader::Parquet(Box::new(reader)),
+        projection: None,
+        pushed_down: false,
+        bytes_read: counter,
+        total_bytes: Some(total),
+        inferred_from: None,
     })
 }
 
@@ -391,7 +457,7 @@ fn text_or_stream(
             Box::new(counted) as Box<dyn Read + Send>,
             csv_options(args, path)?,
         )?),
-        Format::Parquet => return Err(format.not_supported_yet()),
+        Format::Parquet => unreachable!("Parquet is read from memory"), // ok: reader_input returns first
         Format::Jsonl | Format::Json => {
             let mut text = BufReader::with_capacity(1 << 16, counted);
             let lines: Box<dyn BufRead + Send> = if starts_array(&mut text)? {
@@ -418,6 +484,18 @@ fn starts_array(r: &mut impl BufRead) -> Result<bool> {
         }
         r.consume(ws);
     }
+}
+
+/// The format of an input as [`Input::open`] decides it (standard input by its first bytes,
+/// which stay unread).
+pub fn input_format(path: &Path, args: &ReadArgs) -> Result<Format> {
+    let label = label_of(path);
+    if is_stdio(path) {
+        let mut stdin = std::io::stdin().lock();
+        let magic = Magic::of(stdin.fill_buf().unwrap_or_default(), b"");
+        return format::resolve(args.from, magic, None).with_context(|| label);
+    }
+    detect(path, args.from).with_context(|| label)
 }
 
 /// The format of the file at `path`: `--from` (`from`), else its magic numbers, else its

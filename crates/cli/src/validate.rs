@@ -2,6 +2,7 @@
 
 use crate::UsageError;
 use crate::args::InputArgs;
+use crate::format::Format;
 use crate::numbers::count;
 use crate::source::Input;
 use anyhow::Result;
@@ -18,6 +19,12 @@ pub fn run(a: &InputArgs) -> Result<ExitCode> {
     let (mut batches, mut rows) = (0u64, 0u64);
     let label = crate::source::label_of(&a.file);
     let mut described = String::new();
+    if matches!(
+        crate::source::input_format(&a.file, &a.read),
+        Ok(Format::Parquet)
+    ) {
+        return run_parquet(a, &label);
+    }
     match Input::open(&a.file, &a.read, None) {
         Ok(mut input) => {
             described = format!(
@@ -44,14 +51,19 @@ pub fn run(a: &InputArgs) -> Result<ExitCode> {
         Err(e) if e.downcast_ref::<UsageError>().is_some() => return Err(e),
         Err(e) => problems.push(problem(&e, &label)),
     }
+    let summary = format!(
+        "{described}, {}, {}",
+        count(batches, "batch", "batches"),
+        count(rows, "row", "rows")
+    );
+    print_report(&label, &summary, &problems)
+}
+
+/// Prints "valid (summary)" or the problems; the exit code says which.
+fn print_report(label: &str, summary: &str, problems: &[String]) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if problems.is_empty() {
-        writeln!(
-            out,
-            "{label}: valid ({described}, {}, {})",
-            count(batches, "batch", "batches"),
-            count(rows, "row", "rows")
-        )?;
+        writeln!(out, "{label}: valid ({summary})")?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -61,11 +73,29 @@ pub fn run(a: &InputArgs) -> Result<ExitCode> {
         "{label}: INVALID, {n} problem{}:",
         if n == 1 { "" } else { "s" }
     )?;
-    for p in &problems {
+    for p in problems {
         writeln!(out, "  {p}")?;
     }
     out.flush()?;
     Ok(ExitCode::from(1))
+}
+
+/// `validate` of a Parquet file: chunk by chunk, every problem reported
+/// ([`crate::parquet::check`]).
+fn run_parquet(a: &InputArgs, label: &str) -> Result<ExitCode> {
+    let (bytes, _) = crate::source::read_all(&a.file)?;
+    let report = match crate::parquet::check::check(&bytes, MAX_PROBLEMS) {
+        Ok(r) => r,
+        Err(e) => return print_report(label, "", &[e.to_string()]),
+    };
+    let summary = format!(
+        "Parquet, {}, {}, {}, {}",
+        count(report.row_groups as u64, "row group", "row groups"),
+        count(report.columns as u64, "leaf column", "leaf columns"),
+        count(report.pages, "page", "pages"),
+        count(report.rows, "row", "rows")
+    );
+    print_report(label, &summary, &report.problems)
 }
 
 /// A problem as one line, without the file's name (the report's first line names it).

@@ -1,5 +1,6 @@
-//! Recognising inputs by their content: Parquet and legacy Feather V1 are named (not supported
-//! yet) by every subcommand; `meta` detects the format like the others.
+//! Recognising inputs by their content: Parquet is read by every subcommand whatever the name
+//! (and a damaged one named by what is wrong with it), legacy Feather V1 is named; `meta`
+//! detects the format like the others.
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
@@ -24,16 +25,19 @@ fn errors_of(path: &Path, extra: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A minimal byte sequence with Parquet's magic at both ends (no reader exists yet to care
-/// about the middle).
+/// A minimal byte sequence with Parquet's magic at both ends and a footer of length 0.
 fn parquet_bytes(dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, b"PAR1\x15\x04\x15\x00\x00\x00\x00\x00PAR1").unwrap();
     path
 }
 
+/// What the Parquet reader says of the footer of [`parquet_bytes`].
+const EMPTY_FOOTER: &str =
+    "file metadata, FileMetaData: thrift: unexpected end of input reading a byte at byte 0 of 0";
+
 #[test]
-fn parquet_input_is_named_by_every_subcommand() {
+fn damaged_parquet_input_is_named_by_every_subcommand() {
     let dir = tempfile::tempdir().unwrap();
     // By content whatever the name, by extension, and by the footer magic alone.
     let by_content = parquet_bytes(dir.path(), "data.bin");
@@ -41,22 +45,34 @@ fn parquet_input_is_named_by_every_subcommand() {
     std::fs::write(&by_name, b"not really").unwrap();
     let by_footer = dir.path().join("cut");
     std::fs::write(&by_footer, b"\x00\x01\x02\x03\x04\x05\x06\x07\x08PAR1").unwrap();
-    for path in [&by_content, &by_name, &by_footer] {
+    let problems = [
+        (&by_content, EMPTY_FOOTER),
+        (&by_name, "not a Parquet file: 10 bytes is too short"),
+        (
+            &by_footer,
+            "not a Parquet file: the first 4 bytes are [00, 01, 02, 03], not \"PAR1\"",
+        ),
+    ];
+    for (path, problem) in problems {
         let name = path.file_name().unwrap().to_str().unwrap();
         for (cmd, text) in errors_of(path, &[]) {
             let expected = if cmd == "validate" {
-                format!("{name}: INVALID, 1 problem:\n  Parquet is not supported yet\n")
+                format!("{name}: INVALID, 1 problem:\n  {problem}\n")
             } else {
-                format!("quiver: error: {name}: Parquet is not supported yet\n")
+                format!("quiver: error: {name}: {problem}\n")
             };
             assert_eq!(text, expected, "{cmd} {name}");
         }
     }
     let (_, e) = run_in(dir.path(), &["convert", "data.bin", "o.arrow"], 1);
-    assert_eq!(e, "quiver: error: data.bin: Parquet is not supported yet\n");
-    // `--from parquet` and `--to parquet` are accepted, and say the same.
+    assert_eq!(e, format!("quiver: error: data.bin: {EMPTY_FOOTER}\n"));
+    // `--from parquet` reads an Arrow file as Parquet, and says why it is not one.
     let e = fails(&["head", s(&lineitem()), "--from", "parquet"], 1);
-    assert!(e.ends_with(": Parquet is not supported yet\n"), "{e}");
+    assert!(
+        e.contains(": not a Parquet file: the last 4 bytes are"),
+        "{e}"
+    );
+    // Writing Parquet is not supported yet.
     let out = dir.path().join("out.parquet");
     let e = fails(&["convert", s(&lineitem()), s(&out)], 1);
     assert!(
@@ -73,7 +89,7 @@ fn parquet_input_is_named_by_every_subcommand() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "quiver: error: <stdin>: Parquet is not supported yet\n"
+        format!("quiver: error: <stdin>: {EMPTY_FOOTER}\n")
     );
 }
 
@@ -92,10 +108,13 @@ fn a_parquet_file_written_by_pyarrow_is_recognised() {
         .status()
         .unwrap();
     assert!(st.success());
-    let (_, e) = run_in(dir.path(), &["head", "table.dat"], 1);
-    assert_eq!(
-        e,
-        "quiver: error: table.dat: Parquet is not supported yet\n"
+    let (out, _) = run_in(dir.path(), &["head", "table.dat"], 0);
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| ")).collect();
+    assert_eq!(rows, ["| a |", "| 1 |", "| 2 |", "| 3 |"], "{out}");
+    let (out, _) = run_in(dir.path(), &["schema", "table.dat"], 0);
+    assert!(
+        out.starts_with("table.dat: Parquet, 1 column\n  a: int64\n"),
+        "{out}"
     );
 }
 
@@ -222,10 +241,7 @@ fn meta_refuses_what_it_cannot_describe() {
     );
     parquet_bytes(dir.path(), "p.parquet");
     let (_, e) = run_in(dir.path(), &["meta", "p.parquet"], 1);
-    assert_eq!(
-        e,
-        "quiver: error: p.parquet: Parquet is not supported yet\n"
-    );
+    assert_eq!(e, format!("quiver: error: p.parquet: {EMPTY_FOOTER}\n"));
     // Bytes with no magic number that do not start an Arrow stream either.
     let noise = dir.path().join("noise.bin");
     std::fs::write(&noise, b"hello, this is text\n").unwrap();

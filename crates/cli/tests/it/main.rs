@@ -6,6 +6,7 @@ mod detection;
 mod display;
 mod failures;
 mod inspect;
+mod parquet;
 mod pyarrow;
 mod readme;
 mod scan_validate;

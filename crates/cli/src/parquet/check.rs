@@ -1,0 +1,149 @@
+//! `quiver validate` of a Parquet file, chunk by chunk so that one bad chunk hides nothing
+//! else: every page of every column chunk is read and decompressed (its CRC checked, its
+//! levels split), then every top-level column of every row group is decoded on its own and
+//! validated in full. Each problem names the row group, the column and, for pages, the page.
+
+use super::{Opened, open_meta};
+use quiver_arrow::{Error, ValidationLevel};
+use quiver_parquet::codec::Decompressor;
+use quiver_parquet::file::Selection;
+use quiver_parquet::page::{PageContext, PageReader, codec, decode_page};
+use std::collections::BTreeSet;
+
+/// What a check found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// One line per problem.
+    pub problems: Vec<String>,
+    /// Rows of the columns that decoded.
+    pub rows: u64,
+    /// Pages read.
+    pub pages: u64,
+    /// Row groups.
+    pub row_groups: usize,
+    /// Leaf columns.
+    pub columns: usize,
+}
+
+/// Checks the Parquet file `bytes`, listing at most `max` problems. An error when not even
+/// its footer can be read.
+pub fn check(bytes: &[u8], max: usize) -> quiver_arrow::Result<Report> {
+    let files = open_meta(bytes)?;
+    let meta = files.meta();
+    let mut report = Report {
+        row_groups: meta.num_row_groups(),
+        columns: meta.num_columns(),
+        ..Report::default()
+    };
+    let mut bad = BTreeSet::new();
+    for g in 0..meta.num_row_groups() {
+        for c in 0..meta.num_columns() {
+            if let Err(e) = check_pages(&files, g, c, &mut report) {
+                bad.insert((g, c));
+                report.problems.push(named(&e, g, c, &files));
+            }
+        }
+    }
+    match files.reader() {
+        Ok(_) => check_values(&files, &bad, &mut report),
+        Err(e) => report
+            .problems
+            .push(format!("the schema does not map to Arrow: {e}")),
+    }
+    report.problems.truncate(max);
+    Ok(report)
+}
+
+/// Reads every page of chunk (`g`, `c`): headers, CRC, decompression, levels; the data pages'
+/// values must add up to the chunk's.
+fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> Result<(), Error> {
+    let (_, bytes, meta) = files.chunk(g, c)?;
+    let descr = &files.meta().schema_descr().columns()[c];
+    let cx = PageContext {
+        codec: codec(meta.codec)?,
+        max_def: descr.max_def(),
+        max_rep: descr.max_rep(),
+        verify_crc: true,
+    };
+    let mut pages = PageReader::new(bytes, meta.num_values, meta.total_uncompressed_size);
+    let (mut decompressor, mut scratch) = (Decompressor::default(), Vec::new());
+    let (mut index, mut values) = (0usize, 0i64);
+    while let Some(page) = pages.next_page()? {
+        report.pages += 1;
+        decode_page(&page, &cx, &mut decompressor, &mut scratch).map_err(|e| {
+            e.context(format!(
+                "page {index} at byte {} of the column chunk",
+                page.offset
+            ))
+        })?;
+        let h = &page.header;
+        let n = h.data_page_header.as_ref().map(|d| d.num_values);
+        let n = n.or(h.data_page_header_v2.as_ref().map(|d| d.num_values));
+        values += i64::from(n.unwrap_or(0));
+        index += 1;
+    }
+    if values != meta.num_values {
+        return Err(Error::oos(format!(
+            "the pages hold {values} values, the column chunk declares {}",
+            meta.num_values
+        )));
+    }
+    Ok(())
+}
+
+/// A problem of chunk (`g`, `c`) as one line starting `row group G, column C ("path"): `
+/// (the place the error may already start with is not repeated).
+fn named(e: &Error, g: usize, c: usize, files: &Opened<'_>) -> String {
+    let path = files.meta().schema_descr().columns()[c].dotted_path();
+    let text = e.to_string();
+    let own = format!("row group {g}, column {c}");
+    let rest = text
+        .strip_prefix(&own)
+        .and_then(|r| r.strip_prefix(": ").or_else(|| r.strip_prefix(", ")))
+        .unwrap_or(&text);
+    format!("{own} ({path:?}): {rest}")
+}
+
+/// Decodes each top-level column of each row group on its own (skipping those with a leaf
+/// whose pages already failed) and validates the arrays in full.
+fn check_values(files: &Opened<'_>, bad: &BTreeSet<(usize, usize)>, report: &mut Report) {
+    let Ok(reader) = files.reader() else { return };
+    let meta = files.meta();
+    let descr = meta.schema_descr();
+    let fields = &reader.schema().fields;
+    let mut rows = vec![0u64; meta.num_row_groups()];
+    for (g, rows_g) in rows.iter_mut().enumerate() {
+        for (f, &node) in descr.fields().iter().enumerate() {
+            if descr.column_range(node).any(|c| bad.contains(&(g, c))) {
+                continue;
+            }
+            let Some(field) = fields.get(f) else { continue };
+            let selection = Selection {
+                columns: Some(vec![field.name().to_string()]),
+                row_groups: Some(vec![g]),
+                ..Selection::default()
+            };
+            let mut n = 0u64;
+            let result = reader.batches(&selection).and_then(|batches| {
+                for b in batches {
+                    let b = b?;
+                    b.validate(ValidationLevel::Full)?;
+                    n += b.num_rows() as u64;
+                }
+                Ok(())
+            });
+            if let Err(e) = result {
+                let text = e.to_string();
+                let problem = if text.starts_with(&format!("row group {g}")) {
+                    text
+                } else {
+                    format!("row group {g}, column {:?}: {text}", field.name())
+                };
+                report.problems.push(problem);
+            } else {
+                *rows_g = (*rows_g).max(n);
+            }
+        }
+    }
+    report.rows = rows.iter().sum();
+}

@@ -7,3 +7,4 @@ mod mutants;
 mod mutate;
 mod read_values;
 mod selection;
+mod writers;

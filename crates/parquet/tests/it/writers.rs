@@ -1,0 +1,24 @@
+//! Differential tests: files written by other Parquet writers (DuckDB, polars, fastparquet,
+//! Spark) read by quiver equal to pyarrow's reading of them, through the one comparison in
+//! [`crate::read_values`]. Each writer's script (`tests/write_<writer>.py`) covers the types,
+//! codecs, page versions, encodings, nesting and null patterns the writer offers.
+
+use crate::common::{python_writes, writer_available};
+use crate::read_values::assert_read_as_pyarrow;
+
+/// Writes the files with `script` and asserts they read as pyarrow reads them (`rejected`:
+/// files both refuse); `at_least` guards against a script that silently wrote few files.
+fn check_writer(script: &str, rejected: &[&str], at_least: usize) {
+    let (_dir, files) = python_writes(script);
+    assert!(files.len() >= at_least, "{script} wrote {} files", files.len());
+    let same = assert_read_as_pyarrow(&files, rejected);
+    eprintln!("{script}: {same} files read as pyarrow reads them");
+}
+
+/// DuckDB: every codec × Parquet v1/v2, dictionaries off, tiny pages, many row groups, empty.
+#[test]
+fn duckdb_written_files_read_as_pyarrow_reads_them() {
+    if writer_available("duckdb", "import duckdb") {
+        check_writer("write_duckdb.py", &["null-fixed-array.parquet"], 20);
+    }
+}

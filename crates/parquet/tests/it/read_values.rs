@@ -1,5 +1,5 @@
 //! Every official Parquet test file quiver reads holds pyarrow's values (`tests/read_values.py`
-//! compares column by column, quiver's batches sent as an Arrow IPC file); files pyarrow
+//! compares column by column, quiver's batches sent as an Arrow IPC stream); files pyarrow
 //! rejects, quiver rejects.
 
 use crate::common::{file_name, parquet_files, python_lines, python_writes};
@@ -15,7 +15,9 @@ const CORRUPT_CRC: [&str; 2] = [
     "rle-dict-uncompressed-corrupt-checksum.parquet",
 ];
 
-/// Reads `path` with quiver and writes the batches to `out` as an IPC file.
+/// Reads `path` with quiver and writes the batches to `out` as an IPC stream (a stream, not a
+/// file: a dictionary column's dictionary changes from row group to row group, which only a
+/// stream's replacement dictionaries express).
 fn read_to_ipc(path: &Path, out: &Path) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap().to_str().unwrap();
@@ -32,7 +34,7 @@ fn read_to_ipc(path: &Path, out: &Path) -> Result<(), String> {
     let batches = reader.read_all().map_err(|e| e.to_string())?;
     let file = std::fs::File::create(out).map_err(|e| e.to_string())?;
     let mut w =
-        quiver_ipc::write::FileWriter::try_new(file, reader.schema().clone(), Default::default())
+        quiver_ipc::write::StreamWriter::try_new(file, reader.schema().clone(), Default::default())
             .map_err(|e| e.to_string())?;
     for b in &batches {
         w.write(b).map_err(|e| e.to_string())?;

@@ -22,3 +22,11 @@ fn duckdb_written_files_read_as_pyarrow_reads_them() {
         check_writer("write_duckdb.py", &["null-fixed-array.parquet"], 20);
     }
 }
+
+/// polars' own writer: every codec, statistics on and off, tiny pages, many row groups, empty.
+#[test]
+fn polars_written_files_read_as_pyarrow_reads_them() {
+    if writer_available("polars", "import polars") {
+        check_writer("write_polars.py", &[], 15);
+    }
+}

@@ -140,7 +140,11 @@ pub fn assert_read_as_pyarrow(files: &[PathBuf], rejected: &[&str]) -> usize {
     want.sort_unstable();
     let mut got: Vec<&str> = out.rejected.iter().map(|(n, _)| n.as_str()).collect();
     got.sort_unstable();
-    assert_eq!(got, want, "files both pyarrow and quiver refuse: {:?}", out.rejected);
+    assert_eq!(
+        got, want,
+        "files both pyarrow and quiver refuse: {:?}",
+        out.rejected
+    );
     assert_eq!(out.same + out.rejected.len(), files.len());
     out.same
 }

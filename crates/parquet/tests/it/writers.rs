@@ -10,7 +10,11 @@ use crate::read_values::assert_read_as_pyarrow;
 /// files both refuse); `at_least` guards against a script that silently wrote few files.
 fn check_writer(script: &str, rejected: &[&str], at_least: usize) {
     let (_dir, files) = python_writes(script);
-    assert!(files.len() >= at_least, "{script} wrote {} files", files.len());
+    assert!(
+        files.len() >= at_least,
+        "{script} wrote {} files",
+        files.len()
+    );
     let same = assert_read_as_pyarrow(&files, rejected);
     eprintln!("{script}: {same} files read as pyarrow reads them");
 }
@@ -28,5 +32,14 @@ fn duckdb_written_files_read_as_pyarrow_reads_them() {
 fn polars_written_files_read_as_pyarrow_reads_them() {
     if writer_available("polars", "import polars") {
         check_writer("write_polars.py", &[], 15);
+    }
+}
+
+/// fastparquet: every codec (LZO too, in python-lzo's framing) × data page v1/v2, statistics
+/// on and off, INT96 times, fixed-width text, row groups of uneven sizes, tiny pages, empty.
+#[test]
+fn fastparquet_written_files_read_as_pyarrow_reads_them() {
+    if writer_available("fastparquet", "import fastparquet") {
+        check_writer("write_fastparquet.py", &["fixed-text.parquet"], 20);
     }
 }

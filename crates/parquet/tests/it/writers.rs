@@ -43,3 +43,13 @@ fn fastparquet_written_files_read_as_pyarrow_reads_them() {
         check_writer("write_fastparquet.py", &["fixed-text.parquet"], 20);
     }
 }
+
+/// Spark (parquet-mr): every codec it writes without native libraries × writer v1/v2, INT96 and
+/// INT64 timestamps, legacy and standard layouts, dictionaries off, tiny pages and row groups.
+#[test]
+fn spark_written_files_read_as_pyarrow_reads_them() {
+    let check = "import pyspark, shutil; assert shutil.which('java')";
+    if writer_available("pyspark and a Java runtime", check) {
+        check_writer("write_spark.py", &[], 20);
+    }
+}

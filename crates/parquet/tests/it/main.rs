@@ -3,6 +3,7 @@
 mod arrow_schema;
 mod common;
 mod files;
+mod lzo_pages;
 mod mutants;
 mod mutate;
 mod read_values;

@@ -1,7 +1,8 @@
 //! Differential tests: files written by other Parquet writers (DuckDB, polars, fastparquet,
 //! Spark) read by quiver equal to pyarrow's reading of them, through the one comparison in
 //! [`crate::read_values`]. Each writer's script (`tests/write_<writer>.py`) covers the types,
-//! codecs, page versions, encodings, nesting and null patterns the writer offers.
+//! codecs, page versions, encodings, nesting and null patterns the writer offers. Also pyarrow
+//! files past 16-bit row group and page counts (`tests/write_many.py`).
 
 use crate::common::{python_writes, writer_available};
 use crate::read_values::assert_read_as_pyarrow;
@@ -52,4 +53,33 @@ fn spark_written_files_read_as_pyarrow_reads_them() {
     if writer_available("pyspark and a Java runtime", check) {
         check_writer("write_spark.py", &[], 20);
     }
+}
+
+/// More than 32,767 row groups, and a column chunk of more than 32,767 pages (pyarrow), read
+/// as pyarrow reads them; the counts are checked in quiver's metadata and page headers.
+#[test]
+fn more_than_32767_row_groups_or_pages_read_as_pyarrow_reads_them() {
+    use quiver_parquet::format::{PageHeader, PageType};
+    let (_dir, files) = python_writes("write_many.py");
+    let names: Vec<_> = files.iter().map(|f| f.file_name().unwrap()).collect();
+    assert_eq!(names, ["pages.parquet", "row-groups.parquet"]);
+    let groups = std::fs::read(&files[1]).unwrap();
+    let meta = quiver_parquet::metadata::parse_file(&groups).unwrap();
+    assert_eq!(meta.num_row_groups(), 33_000);
+    let bytes = std::fs::read(&files[0]).unwrap();
+    let meta = quiver_parquet::metadata::parse_file(&bytes).unwrap();
+    let chunk = meta.column_chunk(0, 0).unwrap();
+    let m = chunk.meta_data.as_ref().unwrap();
+    let (mut pos, end) = (
+        m.data_page_offset as usize,
+        (m.data_page_offset + m.total_compressed_size) as usize,
+    );
+    let mut data_pages = 0;
+    while pos < end {
+        let (h, len): (PageHeader, usize) = PageHeader::decode(&bytes[pos..end]).unwrap();
+        data_pages += usize::from(h.type_ != PageType::DICTIONARY_PAGE);
+        pos += len + h.compressed_page_size as usize;
+    }
+    assert!(data_pages > 32_767, "{data_pages} pages");
+    assert_read_as_pyarrow(&files, &[]);
 }

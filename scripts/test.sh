@@ -18,8 +18,9 @@ if [ ! -d "$QUIVER_TEST_DATA" ]; then
 fi
 
 # Python packages used by interoperability tests (pyarrow, DuckDB and polars read what quiver
-# writes), installed from PyPI into the current Python when missing.
-for pkg in pyarrow duckdb polars; do
+# writes; with fastparquet and Spark they write the files the Parquet reader is compared on),
+# installed from PyPI into the current Python when missing.
+for pkg in pyarrow duckdb polars fastparquet pyspark; do
   if ! python3 -c "import $pkg" >/dev/null 2>&1; then
     case $pkg in
       pyarrow) spec="pyarrow>=20" ;;
@@ -28,6 +29,13 @@ for pkg in pyarrow duckdb polars; do
     python3 -m pip install --quiet --disable-pip-version-check "$spec"
   fi
 done
+
+# Spark (pyspark) runs on Debian's Java runtime.
+if ! command -v java >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless) >/dev/null || true
+  fi
+fi
 
 # python-lzo (PyPI, built against Debian's liblzo2-dev) makes the LZO streams the Parquet LZO
 # codec is tested against: no other Parquet implementation reads LZO to compare with.

@@ -1,7 +1,8 @@
 """Compares the values quiver reads from Parquet files with pyarrow's.
 
 Reads JSON lines from stdin: {"file": parquet path, "ipc": path of quiver's batches as an Arrow
-IPC file} or {"file": ..., "error": quiver's error}. Prints one JSON line per file: whether
+IPC stream} or {"file": ..., "error": quiver's error}, with an optional "oracle": the file pyarrow
+reads instead (one holding the same values in a form pyarrow reads, e.g. for LZO pages). Prints one JSON line per file: whether
 pyarrow reads it, and whether every column holds the same values (NaN equal to NaN; types
 compared separately).
 """
@@ -42,12 +43,12 @@ for line in sys.stdin:
     case = json.loads(line)
     out = {"file": case["file"]}
     try:
-        theirs = pq.read_table(case["file"])
+        theirs = pq.read_table(case.get("oracle") or case["file"])
     except Exception as e:  # noqa: BLE001
         out["pyarrow_error"] = f"{type(e).__name__}: {e}"
         theirs = None
     if "ipc" in case:
-        ours = pa.ipc.open_file(case["ipc"]).read_all()
+        ours = pa.ipc.open_stream(case["ipc"]).read_all()
         out["rows"] = ours.num_rows
         if theirs is not None:
             diffs = []

@@ -146,3 +146,26 @@ fn unknown_logical_types_fall_back_and_mismatches_are_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn json_reads_as_the_json_extension_from_either_annotation() {
+    let ext = |e: SchemaElement<'static>| {
+        let els = [group("m", '-', 1), e];
+        let s = SchemaDescriptor::new(&els).unwrap();
+        let a = arrow_schema(&s, &els, &[], &ReadOptions::default()).unwrap();
+        let f = &a.schema.fields[0];
+        (
+            format!("{:?}", f.data_type()),
+            f.metadata().get("ARROW:extension:name").cloned(),
+        )
+    };
+    let json = Some("arrow.json".to_string());
+    // fastparquet writes only the converted type; pyarrow reads both as `arrow.json`.
+    let converted = annotated(leaf("j", 'O', Type::BYTE_ARRAY), ConvertedType::JSON);
+    assert_eq!(ext(converted), ("Utf8".to_string(), json.clone()));
+    let mut logical = leaf("j", 'O', Type::BYTE_ARRAY);
+    logical.logical_type = Some(crate::format::LogicalType::Json);
+    assert_eq!(ext(logical), ("Utf8".to_string(), json));
+    let plain = annotated(leaf("s", 'O', Type::BYTE_ARRAY), ConvertedType::UTF8);
+    assert_eq!(ext(plain), ("Utf8".to_string(), None));
+}

@@ -59,9 +59,15 @@ fn binary(options: &ReadOptions) -> DataType {
 }
 
 /// The canonical extension type a logical type reads as (pyarrow's default): `arrow.uuid` over
-/// `fixed_size_binary[16]`, `arrow.json` over strings.
+/// `fixed_size_binary[16]`, `arrow.json` over strings. Without a logical type, the converted
+/// type `JSON` stands for it (as Arrow C++ derives one from the other; fastparquet writes only
+/// the converted type).
 pub fn extension(e: &SchemaElement<'_>) -> Option<&'static str> {
-    match (e.logical_type, e.type_) {
+    let logical = match (e.logical_type, e.converted_type) {
+        (None, Some(ConvertedType::JSON)) => Some(LogicalType::Json),
+        (l, _) => l,
+    };
+    match (logical, e.type_) {
         (Some(LogicalType::Uuid), Some(Type::FIXED_LEN_BYTE_ARRAY))
             if e.type_length == Some(16) =>
         {

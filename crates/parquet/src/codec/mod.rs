@@ -1,6 +1,7 @@
 //! Page decompression for every Parquet codec: SNAPPY, GZIP (concatenated members too), BROTLI,
 //! ZSTD, LZ4_RAW, LZ4 (Hadoop framing, falling back to an LZ4 frame and then a raw block, as
-//! other readers do) and LZO (Hadoop-framed LZO1X, see [`lzo`]).
+//! other readers do) and LZO (LZO1X, see [`lzo`]: Hadoop-framed as parquet-mr writes it, or
+//! behind python-lzo's 5-byte header as fastparquet writes and reads it).
 //!
 //! The caller knows each page's uncompressed size from its header and passes an output of exactly
 //! that size (checked against the column chunk before allocating): a codec producing more or fewer
@@ -91,7 +92,7 @@ impl Decompressor {
             Codec::Zstd => self.zstd.decompress_into(quiver_ipc::Codec::Zstd, src, out),
             Codec::Lz4Raw => lz4_block(src, out),
             Codec::Lz4 => lz4_hadoop(src, out),
-            Codec::Lzo => hadoop::decompress(src, out, lzo::decompress),
+            Codec::Lzo => lzo_page(src, out),
         }
     }
 }
@@ -167,6 +168,34 @@ fn lz4_hadoop(src: &[u8], out: &mut [u8]) -> Result<()> {
             }
         }
     }
+}
+
+/// python-lzo's header: a first byte of `0xF0` (`lzo1x_1`) or `0xF1` (`lzo1x_999`), then the
+/// uncompressed size as a big-endian `u32`. A Hadoop-framed page cannot start with either byte:
+/// its first block's size is at most the page's, which is under 2^31.
+const PYTHON_LZO_MARKS: [u8; 2] = [0xF0, 0xF1];
+
+/// An LZO page: python-lzo's framing (fastparquet's) when it starts with its header, else
+/// Hadoop's (parquet-mr's).
+fn lzo_page(src: &[u8], out: &mut [u8]) -> Result<()> {
+    let Some((&[mark, a, b, c, d], stream)) = src.split_first_chunk::<5>() else {
+        return hadoop::decompress(src, out, lzo::decompress);
+    };
+    if !PYTHON_LZO_MARKS.contains(&mark) {
+        return hadoop::decompress(src, out, lzo::decompress);
+    }
+    let declared = u32::from_be_bytes([a, b, c, d]) as usize;
+    if declared != out.len() {
+        return Err(Error::oos(format!(
+            "python-lzo header declares {declared} bytes, the page header {}",
+            out.len()
+        )));
+    }
+    let n = lzo::decompress(stream, out)?;
+    if n != out.len() {
+        return Err(sizes(n, out.len()));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -154,6 +154,11 @@ fn lzo_matches_the_reference_compressor() {
             block.extend_from_slice(&(stream.len() as u32).to_be_bytes());
             block.extend_from_slice(&stream);
             round_trip(Codec::Lzo, &block, &data);
+            // python-lzo's own header (fastparquet's LZO pages): the level's mark, the size.
+            let mut headed = vec![if level == 1 { 0xF0 } else { 0xF1 }];
+            headed.extend_from_slice(&(n as u32).to_be_bytes());
+            headed.extend_from_slice(&stream);
+            round_trip(Codec::Lzo, &headed, &data);
             // Every truncation and many mutations: an error or a value, never a panic.
             let mut rng = Rng::new(seed);
             for cut in (0..stream.len()).step_by(stream.len() / 50 + 1) {
@@ -201,4 +206,16 @@ fn corrupt_pages_are_errors() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("declares 4294967295 bytes"), "{e}");
+    // A python-lzo header declaring another size than the page's.
+    let mut headed = vec![0xF0];
+    headed.extend_from_slice(&(data.len() as u32 + 1).to_be_bytes());
+    headed.extend_from_slice(&[0x11, 0, 0]);
+    let e = d
+        .decompress(Codec::Lzo, &headed, &mut out)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("python-lzo header declares 10001 bytes, the page header 10000"),
+        "{e}"
+    );
 }

@@ -48,13 +48,7 @@ impl<'a, T: ThriftRead<'a>> ThriftList<'a, T> {
     pub fn read(r: &mut CompactReader<'a>) -> Result<Self> {
         let start = r.position();
         let (ty, n) = r.list_header()?;
-        if ty != T::TYPE {
-            return Err(Error::oos(format!(
-                "thrift: list at byte {start} holds {}, expected {}",
-                ty.name(),
-                T::TYPE.name()
-            )));
-        }
+        CompactReader::check_list_type(start, (ty, n), T::TYPE)?;
         Self::elements(r, n)
     }
 

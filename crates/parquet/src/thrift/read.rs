@@ -311,25 +311,48 @@ impl<'a> CompactReader<'a> {
 
     /// Reads a list or set header: element type and count, the count checked against the
     /// bytes left (each element takes at least [`ValueType::min_size`] bytes).
+    ///
+    /// An empty list may carry any element type code, 0 included (fastparquet writes an empty
+    /// list as the byte `0x00`; Thrift's own compact readers accept it): it is reported as an
+    /// empty list of `i8`, and typed readers do not check an empty list's element type.
     #[inline]
     pub fn list_header(&mut self) -> Result<(ValueType, usize)> {
         let start = self.pos;
         let b = self.byte()?;
         let code = b & 0x0f;
-        let ty = ValueType::from_code(code).ok_or_else(|| {
-            Error::oos(format!(
-                "thrift: invalid list element type {code} at byte {start}"
-            ))
-        })?;
         let n = match b >> 4 {
             15 => self.varint()?,
             n => u64::from(n),
+        };
+        let Some(ty) = ValueType::from_code(code) else {
+            if n == 0 {
+                return Ok((ValueType::I8, 0));
+            }
+            return Err(Error::oos(format!(
+                "thrift: invalid list element type {code} at byte {start}"
+            )));
         };
         let room = (self.remaining() / ty.min_size()) as u64;
         if n > room {
             return Err(self.list_too_long(start, n, ty));
         }
         Ok((ty, n as usize))
+    }
+
+    /// Checks that a list read at `start` holds `expected` elements (any type if it is empty).
+    pub fn check_list_type(
+        start: usize,
+        (ty, n): (ValueType, usize),
+        expected: ValueType,
+    ) -> Result<()> {
+        if ty != expected && n != 0 {
+            return Err(Error::oos(format!(
+                "thrift: list at byte {start} holds {}, expected {}",
+                ty.name(),
+                expected.name()
+            )));
+        }
+        Ok(())
     }
 
     #[cold]
@@ -346,13 +369,7 @@ impl<'a> CompactReader<'a> {
     pub fn list<T: ThriftRead<'a>>(&mut self) -> Result<Vec<T>> {
         let start = self.pos;
         let (ty, n) = self.list_header()?;
-        if ty != T::TYPE {
-            return Err(Error::oos(format!(
-                "thrift: list at byte {start} holds {}, expected {}",
-                ty.name(),
-                T::TYPE.name()
-            )));
-        }
+        Self::check_list_type(start, (ty, n), T::TYPE)?;
         self.enter()?;
         // Reserve for what the input can hold, but not more than a few thousand up front:
         // elements may be far larger in memory than their (minimum) bytes on the wire.
@@ -375,13 +392,7 @@ impl<'a> CompactReader<'a> {
     ) -> Result<usize> {
         let start = self.pos;
         let (ty, n) = self.list_header()?;
-        if ty != expected {
-            return Err(Error::oos(format!(
-                "thrift: list at byte {start} holds {}, expected {}",
-                ty.name(),
-                expected.name()
-            )));
-        }
+        Self::check_list_type(start, (ty, n), expected)?;
         self.enter()?;
         for i in 0..n {
             f(self, i).map_err(|e| e.context(format!("element {i}")))?;

@@ -159,7 +159,17 @@ fn lists() {
     );
     let huge = [0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
     assert!(err_text(reader(&huge).list_header()).contains("only 0 bytes are left"));
-    assert!(err_text(reader(&[0x1f]).list_header()).contains("invalid list element type 15"));
+    assert!(err_text(reader(&[0x1f, 0x00]).list_header()).contains("invalid list element type 15"));
+    assert!(err_text(reader(&[0x10, 0x00]).list_header()).contains("invalid list element type 0"));
+    // An empty list's element type is not checked: fastparquet writes `0x00` (type 0), and a
+    // typed read of it (or of an empty list of another type) is an empty list.
+    for bytes in [&[0x00][..], &[0xf0, 0x00], &[0x06]] {
+        assert_eq!(reader(bytes).list::<i32>().unwrap(), Vec::<i32>::new());
+        assert_eq!(reader(bytes).list_header().unwrap().1, 0);
+    }
+    let mut r = reader(&[0x00, 0x05]);
+    r.skip(ValueType::List).unwrap();
+    assert_eq!(r.remaining(), 1);
 }
 
 #[test]

@@ -53,7 +53,8 @@ pub fn parquet_files() -> Option<Vec<PathBuf>> {
 }
 
 /// Runs `tests/<script>` (a Python script writing Parquet files into the folder it is given)
-/// and returns the folder and its files, sorted.
+/// and returns the folder and its `*.parquet` files, sorted (other files, such as
+/// `oracles.json`, stay in the folder).
 pub fn python_writes(script: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -68,6 +69,7 @@ pub fn python_writes(script: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
         .collect();
     files.sort();
     (dir, files)
@@ -108,4 +110,24 @@ pub fn file_name(v: &serde_json::Value) -> String {
         .next()
         .unwrap()
         .to_string()
+}
+
+/// Whether the writer a differential test needs is there: `python3 -c <check>` succeeds (e.g.
+/// `import duckdb`). Outside CI a missing one skips the test with the reason printed; under
+/// `CI=true` (where `scripts/test.sh` installs every writer) it is a failure.
+pub fn writer_available(name: &str, check: &str) -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", check])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "{name} is required when CI=true (scripts/test.sh installs it): `python3 -c '{check}'` fails"
+        );
+        eprintln!("skipping: {name} is missing (`python3 -c '{check}'` fails)");
+    }
+    ok
 }

@@ -1,12 +1,8 @@
 """Writes Parquet files with polars' own writer (use_pyarrow=False) into the folder argv[1]: one
 frame of flat and nested columns (every type polars stores, nulls at every level, empty strings
 and lists) under each codec, with and without statistics, tiny pages and row groups, and an
-empty frame.
-
-Not here: Categorical and Enum columns. polars stores them as dictionaries with UInt32 and UInt8
-indices in ARROW:schema; pyarrow keeps those index types, quiver's array builder
-(arrow/build.rs `dictionary`) builds only Int32 keys, so quiver reads them as
-dictionary<int32> (same values, another index type)."""
+empty frame. Categorical and Enum columns are stored as dictionaries with UInt32 and UInt8
+indices in ARROW:schema, which quiver and pyarrow restore."""
 import datetime
 import decimal
 import itertools
@@ -59,6 +55,8 @@ df = pl.DataFrame([
     col("struct", pl.Struct({"x": pl.Int32, "y": pl.String}), lambda i: {"x": maybe(i, i, 5), "y": maybe(str(i), i, 3)}, 8),
     col("deep", pl.List(pl.Struct({"l": pl.List(pl.Int32)})), lambda i: [{"l": maybe([i, None], i, 4)}, None], 9),
     pl.Series("null", [None] * n, dtype=pl.Null),
+    col("cat", pl.Categorical, lambda i: f"c{i % 17}"),
+    col("enum", pl.Enum(["red", "green", "blue"]), lambda i: ["red", "green", "blue"][i % 3]),
 ])
 
 codecs = ["uncompressed", "snappy", "gzip", "brotli", "zstd", "lz4"]

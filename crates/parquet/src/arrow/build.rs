@@ -682,7 +682,8 @@ fn views(
 }
 
 /// A dictionary (as `ARROW:schema` asks): the distinct values in order of first appearance and
-/// an `Int32` key per slot.
+/// a key of the asked integer type per slot (more distinct values than the type counts is an
+/// error).
 fn dictionary(
     sink: OffsetsSink<i64>,
     key: &quiver_arrow::datatype::IntegerType,
@@ -692,34 +693,51 @@ fn dictionary(
     present: Option<&Bitmap>,
     validity: Option<Bitmap>,
 ) -> Result<Array> {
-    if *key != quiver_arrow::datatype::IntegerType::Int32 {
-        return Err(Error::not_supported(format!(
-            "dictionary keys of type {key:?}"
-        )));
-    }
+    use quiver_arrow::datatype::IntegerType as K;
     let offsets = sink.offsets.typed::<i64>();
     let bytes = sink.values.as_slice();
-    let mut distinct: hashbrown::HashMap<&[u8], i32> = hashbrown::HashMap::new();
+    let mut distinct: hashbrown::HashMap<&[u8], u32> = hashbrown::HashMap::new();
     let mut unique = OffsetsSink::<i64>::new();
-    let mut keys = MutableBuffer::with_capacity(slots * 4);
+    let mut indices: Vec<u32> = Vec::with_capacity(slots);
     let mut next = 0;
     for slot in 0..slots {
         if present.is_none_or(|p| p.get(slot)) {
             let v = &bytes[offsets[next] as usize..offsets[next + 1] as usize];
             next += 1;
-            let n = distinct.len();
-            let k = *distinct.entry(v).or_insert_with(|| n as i32);
-            if k as usize == n {
+            let n = distinct.len() as u32;
+            let k = *distinct.entry(v).or_insert(n);
+            if k == n {
                 crate::encoding::byte_array::ByteArraySink::push(&mut unique, v)?;
             }
-            keys.push(k);
+            indices.push(k);
         } else {
-            keys.push(0i32);
+            indices.push(0);
         }
     }
-    let values = bytes_leaf(FlexOffsets::Wide(unique), value, distinct.len(), None, None)?;
-    let keys = PrimitiveArray::<i32>::try_new(DataType::Int32, Buffer::from(keys), validity)?;
-    Ok(quiver_arrow::array::DictionaryArray::try_new(keys.into(), values, ordered)?.into())
+    let count = distinct.len();
+    let values = bytes_leaf(FlexOffsets::Wide(unique), value, count, None, None)?;
+    macro_rules! keys {
+        ($t:ty) => {{
+            if count > 0 && <$t>::try_from(count - 1).is_err() {
+                return Err(Error::overflow(format!(
+                    "{count} distinct dictionary values do not fit {key:?} keys"
+                )));
+            }
+            let keys: Vec<$t> = indices.iter().map(|&i| i as $t).collect();
+            PrimitiveArray::<$t>::try_new(key.data_type(), Buffer::from(keys), validity)?.into()
+        }};
+    }
+    let keys: Array = match key {
+        K::Int8 => keys!(i8),
+        K::Int16 => keys!(i16),
+        K::Int32 => keys!(i32),
+        K::Int64 => keys!(i64),
+        K::UInt8 => keys!(u8),
+        K::UInt16 => keys!(u16),
+        K::UInt32 => keys!(u32),
+        K::UInt64 => keys!(u64),
+    };
+    Ok(quiver_arrow::array::DictionaryArray::try_new(keys, values, ordered)?.into())
 }
 
 /// The values of a fixed-size list of `n` whose null lists were stored empty (as Parquet stores

@@ -6,6 +6,7 @@
 //! - [`restore`]: the `ARROW:schema` key.
 
 pub mod build;
+mod dense;
 pub mod leaf;
 pub mod options;
 mod page_state;

@@ -5,7 +5,7 @@
 //! type read from the Parquet schema.
 
 use base64::Engine;
-use quiver_arrow::datatype::{DataType, Field, Fields, IntegerType, Schema};
+use quiver_arrow::datatype::{DataType, Field, Fields, Schema};
 use quiver_arrow::{Error, Result};
 use std::sync::Arc;
 
@@ -57,13 +57,14 @@ fn restore_type(inferred: &DataType, origin: &DataType) -> DataType {
             D::Timestamp(*unit, Some(otz.clone()))
         }
         (D::Int64, D::Duration(_)) => origin.clone(),
-        (D::Utf8 | D::Binary | D::LargeUtf8 | D::LargeBinary, D::Dictionary { ordered, .. }) => {
-            D::Dictionary {
-                key: IntegerType::Int32,
-                value: Arc::new(inferred.clone()),
-                ordered: *ordered,
-            }
-        }
+        (
+            D::Utf8 | D::Binary | D::LargeUtf8 | D::LargeBinary,
+            D::Dictionary { key, ordered, .. },
+        ) => D::Dictionary {
+            key: *key,
+            value: Arc::new(inferred.clone()),
+            ordered: *ordered,
+        },
         (D::Binary, D::LargeBinary | D::BinaryView) | (D::Utf8, D::LargeUtf8 | D::Utf8View) => {
             origin.clone()
         }

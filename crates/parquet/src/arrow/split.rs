@@ -3,7 +3,8 @@
 //! address). The rows of a batch are decoded first; only when a column's values overflow is
 //! the batch cut into pieces, each piece built into its own record batch.
 
-use super::leaf::{Dense, LeafChunk, LeafLevels};
+use super::dense::Dense;
+use super::leaf::{LeafChunk, LeafLevels};
 use crate::encoding::byte_array::{FlexOffsets, OffsetsSink};
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer, Offset};
 use quiver_arrow::{Error, Result};

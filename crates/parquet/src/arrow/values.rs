@@ -5,7 +5,7 @@
 //! first touched (their values take at most a bounded multiple of the page's bytes, and their
 //! streams cannot be entered part-way) and handed out from there.
 
-use super::leaf::Dense;
+use super::dense::{Dense, fixed_width};
 use crate::encoding::byte_array::{self, ByteArraySink, DeltaByteArrayScratch, OffsetsSink};
 use crate::encoding::rle::{RleDecoder, RleState};
 use crate::encoding::{byte_stream_split, delta, dictionary, plain};
@@ -50,7 +50,7 @@ impl Dict {
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
             t => {
-                let width = super::leaf::fixed_width(t, descr.type_length)?;
+                let width = fixed_width(t, descr.type_length)?;
                 let mut data = MutableBuffer::new();
                 data.extend_from_slice(plain::fixed(values, width, n)?);
                 Dict::Fixed { width, data }

@@ -408,13 +408,26 @@ impl<'c> ColumnStream<'c> {
 /// has `started` of its `want` records so far: stops before the start of a record past the
 /// last. Returns the entries taken and whether it stopped.
 fn scan(rep: &[i16], started: &mut usize, want: usize) -> (usize, bool) {
-    for (i, &r) in rep.iter().enumerate() {
-        if r == 0 {
-            if *started == want {
-                return (i, true);
-            }
-            *started += 1;
+    let mut at = 0;
+    // Whole blocks whose record starts all belong to the batch, counted without a branch per
+    // entry; the block where the batch ends is walked entry by entry.
+    for block in rep.chunks(64) {
+        let starts = block.iter().filter(|&&r| r == 0).count();
+        if *started + starts <= want {
+            // No start in the block is past the batch's last record.
+            *started += starts;
+            at += block.len();
+            continue;
         }
+        for (i, &r) in block.iter().enumerate() {
+            if r == 0 {
+                if *started == want {
+                    return (at + i, true);
+                }
+                *started += 1;
+            }
+        }
+        at += block.len();
     }
     (rep.len(), false)
 }
@@ -454,4 +467,38 @@ fn straight(
     }
     *len += b.num_values;
     Ok(Some(b.num_values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan;
+    use crate::encoding::test_util::Rng;
+
+    /// `scan` against a walk entry by entry, for random levels, batch sizes and starting counts.
+    #[test]
+    fn scan_stops_before_the_record_past_the_batch() {
+        let mut rng = Rng::new(7);
+        for _ in 0..2000 {
+            let len = rng.below(300) as usize;
+            let zeros = 1 + rng.below(4);
+            let rep: Vec<i16> = (0..len)
+                .map(|_| if rng.below(zeros) == 0 { 0 } else { 1 })
+                .collect();
+            let want = rng.below(80) as usize;
+            let before = rng.below(want as u64 + 1) as usize;
+            let (mut naive_started, mut naive) = (before, (rep.len(), false));
+            for (i, &r) in rep.iter().enumerate() {
+                if r == 0 {
+                    if naive_started == want {
+                        naive = (i, true);
+                        break;
+                    }
+                    naive_started += 1;
+                }
+            }
+            let mut started = before;
+            assert_eq!(scan(&rep, &mut started, want), naive);
+            assert_eq!(started, naive_started);
+        }
+    }
 }

@@ -176,30 +176,27 @@ impl Path {
             .collect();
         let mut slots = vec![0usize; segments];
         let levels: Vec<i16> = self.repeated.iter().map(|&(_, l)| l).collect();
-        if segments == 2 {
-            // One list level (the common case), without the loop over segments.
+        if segments == 2 && bits[0].len() <= 2 && bits[1].len() <= 2 {
+            // One list level with at most two optional nodes above and below it (the common
+            // case): a loop specialised to those counts.
+            let lists = OneList {
+                def,
+                rep,
+                list_level: levels[1],
+            };
             let (top, inner) = bits.split_at_mut(1);
-            let (top, inner) = (&mut top[0], &mut inner[0]);
-            let offs = &mut offs[1];
-            let (mut records, mut elements) = (0usize, 0usize);
-            for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
-                if r == 0 {
-                    records += 1;
-                    for (level, b) in top.iter_mut() {
-                        b.push(d >= *level);
-                    }
-                    offs.push(elements as i64);
-                } else if d < levels[1] {
-                    return Err(undefined_list(i, d, r));
-                }
-                if d >= levels[1] {
-                    elements += 1;
-                    for (level, b) in inner.iter_mut() {
-                        b.push(d >= *level);
-                    }
-                }
-            }
-            slots = vec![records, elements];
+            let counts = match (top[0].len(), inner[0].len()) {
+                (0, 0) => lists.run::<0, 0>(&mut top[0], &mut inner[0], &mut offs[1]),
+                (0, 1) => lists.run::<0, 1>(&mut top[0], &mut inner[0], &mut offs[1]),
+                (0, 2) => lists.run::<0, 2>(&mut top[0], &mut inner[0], &mut offs[1]),
+                (1, 0) => lists.run::<1, 0>(&mut top[0], &mut inner[0], &mut offs[1]),
+                (1, 1) => lists.run::<1, 1>(&mut top[0], &mut inner[0], &mut offs[1]),
+                (1, 2) => lists.run::<1, 2>(&mut top[0], &mut inner[0], &mut offs[1]),
+                (2, 0) => lists.run::<2, 0>(&mut top[0], &mut inner[0], &mut offs[1]),
+                (2, 1) => lists.run::<2, 1>(&mut top[0], &mut inner[0], &mut offs[1]),
+                _ => lists.run::<2, 2>(&mut top[0], &mut inner[0], &mut offs[1]),
+            }?;
+            slots = vec![counts.0, counts.1];
         } else {
             for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
                 for k in r as usize..segments {
@@ -250,7 +247,58 @@ fn undefined_list(i: usize, d: i16, r: i16) -> Error {
     ))
 }
 
+/// The levels of a path with one repeated node, assembled by [`OneList::run`].
+struct OneList<'l> {
+    def: &'l [i16],
+    rep: &'l [i16],
+    list_level: i16,
+}
+
+impl OneList<'_> {
+    /// Assembles with exactly `A` optional nodes above the repeated node (`top`) and `B` below
+    /// it (`inner`), the repeated node's offsets into `offs`; returns the records and elements.
+    #[inline(never)]
+    fn run<const A: usize, const B: usize>(
+        &self,
+        top: &mut [(i16, Bits)],
+        inner: &mut [(i16, Bits)],
+        offs: &mut Vec<i64>,
+    ) -> Result<(usize, usize)> {
+        let mut t: [Bits; A] = std::array::from_fn(|j| std::mem::take(&mut top[j].1));
+        let tl: [i16; A] = std::array::from_fn(|j| top[j].0);
+        let mut b: [Bits; B] = std::array::from_fn(|j| std::mem::take(&mut inner[j].1));
+        let bl: [i16; B] = std::array::from_fn(|j| inner[j].0);
+        let (mut records, mut elements) = (0usize, 0usize);
+        let list = self.list_level;
+        for (i, (&d, &r)) in self.def.iter().zip(self.rep).enumerate() {
+            if r == 0 {
+                records += 1;
+                for j in 0..A {
+                    t[j].push(d >= tl[j]);
+                }
+                offs.push(elements as i64);
+            } else if d < list {
+                return Err(undefined_list(i, d, r));
+            }
+            if d >= list {
+                elements += 1;
+                for j in 0..B {
+                    b[j].push(d >= bl[j]);
+                }
+            }
+        }
+        for (j, bits) in t.into_iter().enumerate() {
+            top[j].1 = bits;
+        }
+        for (j, bits) in b.into_iter().enumerate() {
+            inner[j].1 = bits;
+        }
+        Ok((records, elements))
+    }
+}
+
 /// Bits gathered a 64-bit word at a time.
+#[derive(Default)]
 struct Bits {
     words: Vec<u64>,
     word: u64,

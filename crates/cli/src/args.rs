@@ -164,7 +164,8 @@ pub struct CatArgs {
 /// Column selection and table width.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ViewArgs {
-    /// Only these columns, in this order (comma-separated names).
+    /// Only these columns, in this order (comma-separated names; for Parquet also dotted
+    /// paths into structs, e.g. address.city).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub columns: Option<Vec<String>>,
     /// Fit tables into this many terminal cells, at least 1 (default: the terminal's width
@@ -264,7 +265,8 @@ pub struct ConvertArgs {
     pub input: PathBuf,
     /// The output file (- for standard output).
     pub output: PathBuf,
-    /// Only these columns, in this order (comma-separated names).
+    /// Only these columns, in this order (comma-separated names; for Parquet also dotted
+    /// paths into structs, e.g. address.city).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub columns: Option<Vec<String>>,
     #[command(flatten)]

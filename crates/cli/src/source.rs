@@ -123,22 +123,23 @@ impl Input {
         let label = label_of(path);
         let mut input = open_reader(path, args, &label).with_context(|| label.clone())?;
         if let Some(names) = columns {
+            if let Reader::Parquet(p) = &mut input.reader {
+                // The library projects, by name or dotted path into structs.
+                input.schema = match p.select_columns(names) {
+                    Ok(schema) => schema,
+                    Err(e) => crate::usage!("{label}: {e}"),
+                };
+                input.pushed_down = true;
+                return Ok(input);
+            }
             let indices = project(&input.schema, names, &label)?;
             input.schema = Arc::new(input.schema.project(&indices)?);
-            // IPC and Parquet files decode only the selected columns; other readers select
-            // afterwards.
-            match &mut input.reader {
-                Reader::File { reader, bytes, .. } => {
-                    let options = ReadOptions::new().with_projection(indices.clone());
-                    *reader = FileReader::from_bytes_with_options(bytes.clone(), options)
-                        .with_context(|| label.clone())?;
-                    input.pushed_down = true;
-                }
-                Reader::Parquet(p) => {
-                    p.select_columns(names);
-                    input.pushed_down = true;
-                }
-                _ => {}
+            // IPC files decode only the selected columns; other readers select afterwards.
+            if let Reader::File { reader, bytes, .. } = &mut input.reader {
+                let options = ReadOptions::new().with_projection(indices.clone());
+                *reader = FileReader::from_bytes_with_options(bytes.clone(), options)
+                    .with_context(|| label.clone())?;
+                input.pushed_down = true;
             }
             input.projection = Some(indices);
         }

@@ -65,9 +65,16 @@ impl ParquetInput {
         &self.schema
     }
 
-    /// Reads only the top-level columns `names` (in this order); before the first batch.
-    pub fn select_columns(&mut self, names: &[String]) {
-        self.selection.columns = Some(names.to_vec());
+    /// Reads only the fields `names` (in this order): top-level names or dotted paths into
+    /// structs (`a.b`), as the library takes them; returns the schema of the batches, or the
+    /// library's error naming an unknown field. Before the first batch.
+    pub fn select_columns(&mut self, names: &[String]) -> quiver_arrow::Result<SchemaRef> {
+        let mut selection = self.selection.clone();
+        selection.columns = Some(names.to_vec());
+        let reader = FileReader::try_new(&self.bytes, self.options.clone())?;
+        let schema = reader.batches(&selection)?.schema().clone();
+        self.selection = selection;
+        Ok(schema)
     }
 
     /// Skips `offset` rows and returns at most `limit`: row groups wholly before the offset

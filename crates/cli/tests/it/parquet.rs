@@ -73,6 +73,10 @@ fn convert_to_ipc_equals_pyarrow_read_table() {
     let out = dir.path().join("projected.arrow");
     ok(&["convert", s(&types), s(&out), "--columns", "st,id,m"]);
     pairs.push(format!("{}#st,id,m={}", types.display(), out.display()));
+    // A dotted path: the struct with only the child named.
+    let out = dir.path().join("projected-path.arrow");
+    ok(&["convert", s(&types), s(&out), "--columns", "st.y,id"]);
+    pairs.push(format!("{}#st.y,id={}", types.display(), out.display()));
     let args: Vec<&str> = std::iter::once("same")
         .chain(pairs.iter().map(String::as_str))
         .collect();

@@ -403,7 +403,7 @@ fn head_reads_from_standard_input_and_projects() {
     // An unknown column is a usage error naming the columns there are.
     let e = fails(&["head", s(&stats), "--columns", "nope"], 2);
     assert!(
-        e.contains("no column named \"nope\" (columns: k, name, x, when)"),
+        e.contains("no column \"nope\" (the columns are k, name, x, when)"),
         "{e}"
     );
     // Rows past the first row group, with the window pushed down.

@@ -24,8 +24,10 @@ pub struct ReadOptions {
     pub strings: StringLayout,
     /// Whether the `ARROW:schema` key restores the writer's Arrow types (on by default).
     pub use_arrow_schema: bool,
-    /// Dotted paths of BYTE_ARRAY leaves to read as Arrow dictionaries (like pyarrow's
-    /// `read_dictionary`); `ARROW:schema` dictionaries are read as dictionaries too.
+    /// Column paths (dotted, as in the Parquet schema: `a.list.element`) of string and binary
+    /// leaves to read as Arrow dictionaries with `int32` keys, like pyarrow's `read_dictionary`
+    /// (other leaves named here are read as usual); `ARROW:schema` dictionaries are read as
+    /// dictionaries too.
     pub dictionary: Vec<String>,
     /// Whether page CRCs are verified where present (on by default).
     pub verify_crc: bool,

@@ -127,7 +127,20 @@ impl Planner<'_, '_, '_> {
     fn plain(&self, i: usize, nullable: bool) -> Result<(Field, Plan)> {
         let n = self.schema.node(i);
         if let Some(column) = n.column {
-            let t = leaf_type(self.element(i), self.options)?;
+            let mut t = leaf_type(self.element(i), self.options)?;
+            let path = self.schema.columns()[column].dotted_path();
+            if self.options.dictionary.iter().any(|d| *d == path)
+                && matches!(
+                    t,
+                    DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary
+                )
+            {
+                t = DataType::Dictionary {
+                    key: quiver_arrow::datatype::IntegerType::Int32,
+                    value: Arc::new(t),
+                    ordered: false,
+                };
+            }
             let mut f = self.field(i, &n.name, t, nullable);
             if let Some(name) = extension(self.element(i)) {
                 f = f.with_extension(name, "");

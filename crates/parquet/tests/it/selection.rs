@@ -247,3 +247,56 @@ fn dotted_paths_select_inside_structs_as_pyarrow_does() {
     assert!(e("k.z").contains("\"k\" is of type"), "{}", e("k.z"));
     assert!(e("q.z").contains("no column \"q.z\""), "{}", e("q.z"));
 }
+
+/// `ReadOptions::dictionary` reads the string and binary leaves it names as dictionaries, as
+/// pyarrow's `read_dictionary` does: the same types and values (other leaves as usual).
+#[test]
+fn dictionary_option_reads_as_pyarrows_read_dictionary() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.parquet");
+    let want_path = dir.path().join("want.arrow");
+    let script = "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.ipc as ipc, sys\n\
+        n = 500\n\
+        t = pa.table({'s': pa.array([None if i % 9 == 0 else f'v{i % 13}' for i in range(n)]),\n\
+                      'b': pa.array([bytes([i % 5]) for i in range(n)]),\n\
+                      'l': pa.array([[f'e{j}' for j in range(i % 3)] for i in range(n)]),\n\
+                      'i': pa.array(range(n))})\n\
+        pq.write_table(t, sys.argv[1], row_group_size=200, store_schema=False)\n\
+        want = pq.read_table(sys.argv[1], read_dictionary=['s', 'b', 'l.list.element', 'i'])\n\
+        w = ipc.new_stream(sys.argv[2], want.schema)\n\
+        w.write_table(want)\n\
+        w.close()";
+    let ok = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&path)
+        .arg(&want_path)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    // A stream: the row groups' dictionaries differ, which a file cannot hold.
+    let want: Vec<RecordBatch> =
+        quiver_ipc::read::StreamReader::try_new(std::fs::File::open(&want_path).unwrap())
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let options = ReadOptions {
+        dictionary: ["s", "b", "l.list.element", "i"].map(String::from).to_vec(),
+        ..ReadOptions::default()
+    };
+    let r = FileReader::try_new(&bytes, options).unwrap();
+    let got = read(&r, &Selection::default());
+    for c in 0..4 {
+        let (gf, wf) = (&got[0].schema().fields[c], &want[0].schema().fields[c]);
+        assert_eq!(gf.data_type(), wf.data_type(), "{}", gf.name());
+        assert!(
+            logical_eq(&column(&got, c), &column(&want, c)),
+            "{}",
+            gf.name()
+        );
+    }
+    assert!(matches!(
+        got[0].schema().fields[0].data_type(),
+        DataType::Dictionary { .. }
+    ));
+}

@@ -129,7 +129,7 @@ impl Planner<'_, '_, '_> {
         if let Some(column) = n.column {
             let mut t = leaf_type(self.element(i), self.options)?;
             let path = self.schema.columns()[column].dotted_path();
-            if self.options.dictionary.iter().any(|d| *d == path)
+            if self.options.dictionary.contains(&path)
                 && matches!(
                     t,
                     DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary

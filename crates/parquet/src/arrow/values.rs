@@ -17,15 +17,19 @@ use quiver_arrow::{Error, Result};
 
 /// The dictionary of a column chunk, decoded once.
 pub(super) enum Dict {
-    Fixed { width: usize, data: MutableBuffer },
-    Bytes(OffsetsSink<i64>),
+    Fixed {
+        width: usize,
+        data: MutableBuffer,
+    },
+    /// The values, and the longest one's length.
+    Bytes(OffsetsSink<i64>, usize),
 }
 
 impl Dict {
     fn len(&self) -> usize {
         match self {
             Dict::Fixed { width, data } => data.len() / width,
-            Dict::Bytes(s) => s.len(),
+            Dict::Bytes(s, _) => s.len(),
         }
     }
 
@@ -46,7 +50,9 @@ impl Dict {
             Type::BYTE_ARRAY => {
                 let mut sink = OffsetsSink::new();
                 sink.extend_plain(values, n)?;
-                Dict::Bytes(sink)
+                let offsets = sink.offsets.typed::<i64>();
+                let longest = offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+                Dict::Bytes(sink, longest as usize)
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
             t => {
@@ -328,9 +334,9 @@ fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Den
                 })
             }
         },
-        (Dense::Bytes(sink), Dict::Bytes(values)) => {
+        (Dense::Bytes(sink), Dict::Bytes(values, longest)) => {
             dictionary::for_each_block(indices, n, dict.len(), |idx| {
-                sink.extend_gather(values, idx)
+                sink.extend_gather_bounded(values, idx, *longest)
             })
         }
         _ => Err(Error::oos("dictionary of another physical type")),

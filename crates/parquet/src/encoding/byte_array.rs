@@ -122,20 +122,30 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
 /// (a copy rounds `len` up to 16, 32 or 64) and does not overlap `src`.
 #[inline(always)]
 unsafe fn copy_value(src: &[u8], len: usize, dst: *mut u8) {
-    // Fixed-size copies compile to a few vector moves; a loop of them would be turned into a
-    // call to `memcpy`, which costs more than the copy for short values.
-    // SAFETY: each fixed-size copy reads `k <= src.len()` bytes and writes as many (within the
-    // room the caller promises); otherwise exactly `len` bytes are copied.
+    // Whole 16-byte words, loaded and stored as `u128`: fixed-size `memcpy`s of 16, 32 and
+    // 64 bytes in the three branches would be merged by the compiler into one call with a
+    // variable size, which costs more than the copy for short values.
+    // SAFETY: each branch reads `k <= src.len()` bytes and writes as many (within the room
+    // the caller promises), unaligned; otherwise exactly `len` bytes are copied.
     unsafe {
-        let (s, d) = (src.as_ptr(), dst);
-        if len <= 16 && src.len() >= 16 {
-            std::ptr::copy_nonoverlapping(s, d, 16);
+        let (s, d) = (src.as_ptr().cast::<u128>(), dst.cast::<u128>());
+        let words = if len <= 16 && src.len() >= 16 {
+            1
         } else if len <= 32 && src.len() >= 32 {
-            std::ptr::copy_nonoverlapping(s, d, 32);
+            2
         } else if len <= 64 && src.len() >= 64 {
-            std::ptr::copy_nonoverlapping(s, d, 64);
+            4
         } else {
-            std::ptr::copy_nonoverlapping(s, d, len);
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst, len);
+            return;
+        };
+        d.write_unaligned(s.read_unaligned());
+        if words > 1 {
+            d.add(1).write_unaligned(s.add(1).read_unaligned());
+        }
+        if words > 2 {
+            d.add(2).write_unaligned(s.add(2).read_unaligned());
+            d.add(3).write_unaligned(s.add(3).read_unaligned());
         }
     }
 }
@@ -270,8 +280,9 @@ impl<O: Offset> OffsetsSink<O> {
         let mut end = 0;
         for (&i, o) in idx.iter().zip(ends) {
             let i = i as usize;
-            // ok: `gathered_len` checked every index, and a dictionary's offsets rise within
-            // its bytes (built by this sink).
+            // Every index is below `dict.len()` (`gathered_len` checked, or the caller of
+            // `extend_gather_bounded`), and a dictionary's offsets rise within its bytes (built
+            // by this sink).
             let (start, stop) = (offsets[i] as usize, offsets[i + 1] as usize);
             let value = &bytes[start..stop];
             if end + value.len() > total {
@@ -384,6 +395,39 @@ impl FlexOffsets {
         match self {
             FlexOffsets::Narrow(s) => s.extend_gather_len(dict, idx, total),
             FlexOffsets::Wide(s) => s.extend_gather_len(dict, idx, total),
+        }
+    }
+}
+
+impl FlexOffsets {
+    /// Appends the values of `dict` at `idx` as [`extend_gather`](FlexOffsets::extend_gather)
+    /// does, in one pass: every index must be below `dict.len()` (the dictionary decoder checks
+    /// a block's maximum) and no value is longer than `longest`, so `idx.len() * longest` bytes
+    /// bound what is appended (when that bound would widen the offsets, the exact total is
+    /// counted first).
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::byte_array::{FlexOffsets, OffsetsSink};
+    /// let mut dict = OffsetsSink::<i64>::new();
+    /// dict.extend_plain(&[2, 0, 0, 0, b'h', b'i', 1, 0, 0, 0, b'!'], 2).unwrap();
+    /// let mut sink = FlexOffsets::default();
+    /// sink.extend_gather_bounded(&dict, &[1, 0, 1], 2).unwrap();
+    /// let FlexOffsets::Narrow(s) = sink else { panic!() };
+    /// assert_eq!(s.values.as_slice(), b"!hi!");
+    /// ```
+    pub fn extend_gather_bounded(
+        &mut self,
+        dict: &OffsetsSink<i64>,
+        idx: &[u32],
+        longest: usize,
+    ) -> Result<()> {
+        let bound = idx.len().saturating_mul(longest);
+        match self {
+            FlexOffsets::Narrow(s) if s.values.len().saturating_add(bound) <= i32::MAX as usize => {
+                s.extend_gather_len(dict, idx, bound)
+            }
+            FlexOffsets::Wide(s) => s.extend_gather_len(dict, idx, bound),
+            FlexOffsets::Narrow(_) => self.extend_gather(dict, idx),
         }
     }
 }

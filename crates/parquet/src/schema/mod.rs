@@ -34,8 +34,8 @@ pub struct ColumnDescriptor {
     pub physical: Type,
     /// The byte width of FIXED_LEN_BYTE_ARRAY values (0 otherwise).
     pub type_length: usize,
-    /// The levels of the path.
-    pub levels: Path,
+    /// The levels of the path (shared by the columns whose paths repeat alike).
+    pub levels: std::sync::Arc<Path>,
 }
 
 impl ColumnDescriptor {
@@ -74,8 +74,9 @@ impl SchemaDescriptor {
         let mut b = Builder {
             elements,
             nodes: Vec::with_capacity(elements.len()),
-            columns: Vec::new(),
+            columns: Vec::with_capacity(elements.len()),
             stack: Vec::new(),
+            paths: Vec::new(),
         };
         b.node(0, 0)?;
         if b.nodes.len() != elements.len() {
@@ -140,6 +141,8 @@ struct Builder<'e, 'a> {
     columns: Vec<ColumnDescriptor>,
     /// Node indices from the root's child down to the current node.
     stack: Vec<usize>,
+    /// The distinct level paths so far (most schemas have a handful), shared by columns.
+    paths: Vec<std::sync::Arc<Path>>,
 }
 
 impl Builder<'_, '_> {
@@ -183,6 +186,10 @@ impl Builder<'_, '_> {
             if n < 0 {
                 return Err(Error::oos(format!("{}: {n} children", at())));
             }
+            // The children fit the elements left (checked as they are read); room for them
+            // at once.
+            let room = (n as usize).min(self.elements.len() - next);
+            self.nodes[i].children.reserve_exact(room);
             for _ in 0..n {
                 if next >= self.elements.len() {
                     return Err(Error::oos(format!(
@@ -229,11 +236,24 @@ impl Builder<'_, '_> {
             },
             _ => 0,
         };
-        let reps: Vec<Repetition> = self
-            .stack
-            .iter()
-            .map(|&n| self.nodes[n].repetition)
-            .collect();
+        let nodes = &self.nodes;
+        let same = |p: &Path| {
+            p.nodes().len() == self.stack.len()
+                && p.nodes()
+                    .iter()
+                    .zip(&self.stack)
+                    .all(|(r, &n)| *r == nodes[n].repetition)
+        };
+        let levels = match self.paths.iter().find(|p| same(p)) {
+            Some(p) => p.clone(),
+            None => {
+                let reps: Vec<Repetition> =
+                    self.stack.iter().map(|&n| nodes[n].repetition).collect();
+                let p = std::sync::Arc::new(Path::new(&reps)?);
+                self.paths.push(p.clone());
+                p
+            }
+        };
         let column = self.columns.len();
         self.nodes[i].column = Some(column);
         self.columns.push(ColumnDescriptor {
@@ -245,7 +265,7 @@ impl Builder<'_, '_> {
             nodes: self.stack.clone(),
             physical,
             type_length,
-            levels: Path::new(&reps)?,
+            levels,
         });
         Ok(())
     }

@@ -4,6 +4,7 @@
 //! size, zero-copy.
 
 use super::{FileReader, Projection, RowGroupStream, Selection};
+use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Error, RecordBatch, Result};
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Range;
@@ -16,6 +17,8 @@ pub struct Batches<'r, 'a> {
     rows: BTreeMap<usize, Vec<Range<usize>>>,
     skip: usize,
     left: usize,
+    /// Whether the selection has no limit.
+    unlimited: bool,
     batch_size: usize,
     ready: VecDeque<RecordBatch>,
     /// The row group being read and its selected row ranges left.
@@ -45,6 +48,7 @@ impl<'r, 'a> Batches<'r, 'a> {
             rows: s.rows.clone(),
             skip: s.offset,
             left: s.limit.unwrap_or(usize::MAX),
+            unlimited: s.limit.is_none(),
             batch_size: s.batch_size,
             ready: VecDeque::new(),
             current: None,
@@ -97,6 +101,9 @@ impl<'r, 'a> Batches<'r, 'a> {
                 }
                 self.current = None;
             }
+            if self.small_row_groups_in_parallel()? {
+                return Ok(true);
+            }
             let Some(g) = self.row_groups.pop_front() else {
                 return Ok(false);
             };
@@ -127,6 +134,52 @@ impl<'r, 'a> Batches<'r, 'a> {
             let rg = self.reader.open_row_group(g, &self.projection)?;
             self.current = Some((rg, ranges.into()));
         }
+    }
+}
+
+impl Batches<'_, '_> {
+    /// A read without row ranges or a limit (and past any offset) of row groups that each fit
+    /// one batch:
+    /// several of them decoded at once, one per thread (each with its columns decoded on that
+    /// thread), their batches queued in order. `false` when the next row groups are not such.
+    fn small_row_groups_in_parallel(&mut self) -> Result<bool> {
+        let threads = &self.reader.options.threads;
+        if threads.threads() < 2 || !self.rows.is_empty() || self.skip > 0 || !self.unlimited {
+            return Ok(false);
+        }
+        let mut groups = Vec::new();
+        while groups.len() < threads.threads() {
+            let Some(&g) = self.row_groups.front() else {
+                break;
+            };
+            let rows = usize::try_from(self.reader.meta.row_group(g)?.num_rows).unwrap_or(0);
+            if rows == 0 || rows > self.batch_size {
+                break;
+            }
+            self.row_groups.pop_front();
+            groups.push((g, rows));
+        }
+        if groups.len() < 2 {
+            // One at most: read it as any other.
+            if let Some((g, _)) = groups.pop() {
+                self.row_groups.push_front(g);
+            }
+            return Ok(false);
+        }
+        let (reader, projection) = (self.reader, &self.projection);
+        let batches = threads.run_jobs(
+            groups,
+            || {
+                let one = ThreadPool::sequential();
+                move |(g, rows): (usize, usize)| {
+                    let mut rg = reader.open_row_group(g, projection)?;
+                    reader.next_rows_on(&mut rg, rows, projection, &one)
+                }
+            },
+            || {},
+        )?;
+        self.ready.extend(batches.into_iter().flatten());
+        Ok(true)
     }
 }
 

@@ -21,6 +21,7 @@ use crate::arrow::{ArrowSchema, arrow_schema};
 use crate::codec::Decompressor;
 use crate::metadata::{MAGIC, ParquetMetaData, chunk_byte_range, parse_file, parse_metadata};
 use quiver_arrow::datatype::SchemaRef;
+use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Error, RecordBatch, Result};
 use source::Source;
 use std::ops::Range;
@@ -256,16 +257,29 @@ impl<'a> FileReader<'a> {
         k: usize,
         projection: &Projection,
     ) -> Result<Vec<RecordBatch>> {
+        self.next_rows_on(rg, k, projection, &self.options.threads)
+    }
+
+    /// [`next_rows`](FileReader::next_rows) with the columns decoded on `threads`.
+    pub(crate) fn next_rows_on(
+        &self,
+        rg: &mut RowGroupStream<'_>,
+        k: usize,
+        projection: &Projection,
+        threads: &ThreadPool,
+    ) -> Result<Vec<RecordBatch>> {
         let g = rg.g;
         let k = k.min(rg.rows - rg.done);
         let first = self.first_rows[g] + rg.done as u64;
-        let leaves = self.decode_leaves(rg, k)?;
+        let leaves = self.decode_leaves(rg, k, threads)?;
         let limit = self.options.byte_array_limit;
         if !leaves
             .iter()
             .any(|(_, l)| split::value_bytes(l).is_some_and(|b| b > limit))
         {
-            return Ok(vec![self.assemble(leaves, g, first, k, projection)?]);
+            return Ok(vec![
+                self.assemble(leaves, g, first, k, projection, threads)?,
+            ]);
         }
         let columns = self.meta.schema_descr().columns();
         let max_def = |c: usize| columns[c].max_def();
@@ -292,22 +306,23 @@ impl<'a> FileReader<'a> {
                     tail.push((c, b));
                 }
             }
-            out.push(self.assemble(piece, g, first + at as u64, n, projection)?);
+            out.push(self.assemble(piece, g, first + at as u64, n, projection, threads)?);
             rest = tail;
             at = cut;
         }
         Ok(out)
     }
 
-    /// Decodes the next `k` rows of every column of `rg`, in parallel.
+    /// Decodes the next `k` rows of every column of `rg`, in parallel on `threads`.
     fn decode_leaves(
         &self,
         rg: &mut RowGroupStream<'_>,
         k: usize,
+        threads: &ThreadPool,
     ) -> Result<Vec<(usize, LeafChunk)>> {
         let (g, done, rows) = (rg.g, rg.done, rg.rows);
         let jobs: Vec<&mut (usize, ColumnStream<'_>)> = rg.streams.iter_mut().collect();
-        let leaves = self.options.threads.run_jobs(
+        let leaves = threads.run_jobs(
             jobs,
             || {
                 let mut decompressor = Decompressor::default();
@@ -338,9 +353,10 @@ impl<'a> FileReader<'a> {
         first: u64,
         k: usize,
         projection: &Projection,
+        threads: &ThreadPool,
     ) -> Result<RecordBatch> {
         let schema = self.meta.schema_descr();
-        let decoded = self.options.threads.run_jobs(
+        let decoded = threads.run_jobs(
             leaves,
             || {
                 move |(c, leaf): (usize, LeafChunk)| {

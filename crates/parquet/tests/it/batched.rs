@@ -5,6 +5,7 @@
 
 use crate::common::{parquet_files, python_writes};
 use quiver_arrow::compute::{concat, logical_eq};
+use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Array, RecordBatch};
 use quiver_parquet::arrow::options::ReadOptions;
 use quiver_parquet::file::{FileReader, Selection};
@@ -21,6 +22,7 @@ fn column(batches: &[RecordBatch], c: usize) -> Array {
 fn compare_batched(files: &[PathBuf]) -> usize {
     let mut compared = 0;
     let mut cut_by_limit = 0;
+    let mut in_parallel = 0;
     for f in files {
         let bytes = std::fs::read(f).unwrap();
         let options = ReadOptions {
@@ -56,6 +58,36 @@ fn compare_batched(files: &[PathBuf]) -> usize {
                 assert!(
                     logical_eq(&column(&got, c), &column(&whole, c)),
                     "{}: column {c} in batches of {batch_size}",
+                    f.display()
+                );
+            }
+        }
+        // On 3 threads with batches larger than the row groups: small row groups are decoded
+        // several at once (one per thread), their batches kept in order.
+        let parallel = ReadOptions {
+            verify_crc: false,
+            threads: ThreadPool::new(3).unwrap(),
+            ..ReadOptions::default()
+        };
+        let reader = FileReader::try_new(&bytes, parallel).unwrap();
+        let s = Selection {
+            batch_size: 100_000,
+            ..Selection::default()
+        };
+        let got: Vec<RecordBatch> = reader
+            .batches(&s)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{}, in parallel: {e}", f.display()));
+        assert_eq!(got.iter().map(|b| b.num_rows()).sum::<usize>(), rows);
+        in_parallel += usize::from(
+            reader.num_row_groups() > 1 && whole.iter().all(|b| b.num_rows() <= 100_000),
+        );
+        for c in 0..reader.schema().fields.len() {
+            if rows > 0 {
+                assert!(
+                    logical_eq(&column(&got, c), &column(&whole, c)),
+                    "{}: column {c} with row groups in parallel",
                     f.display()
                 );
             }
@@ -98,6 +130,10 @@ fn compare_batched(files: &[PathBuf]) -> usize {
         compared += 1;
     }
     assert!(cut_by_limit > 0, "no file was cut by the byte-array limit");
+    assert!(
+        in_parallel > 0,
+        "no file had small row groups to read in parallel"
+    );
     compared
 }
 

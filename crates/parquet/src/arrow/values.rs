@@ -15,6 +15,10 @@ use crate::schema::ColumnDescriptor;
 use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Result};
 
+/// Dictionary values up to this long are gathered in one pass, their bytes bounded by the
+/// longest.
+const SHORT: usize = 64;
+
 /// The dictionary of a column chunk, decoded once.
 pub(super) enum Dict {
     Fixed {
@@ -336,7 +340,13 @@ fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Den
         },
         (Dense::Bytes(sink), Dict::Bytes(values, longest)) => {
             dictionary::for_each_block(indices, n, dict.len(), |idx| {
-                sink.extend_gather_bounded(values, idx, *longest)
+                // One pass when the longest value bounds the bytes closely enough (short
+                // values); otherwise the bound could reserve far more than is written.
+                if *longest <= SHORT {
+                    sink.extend_gather_bounded(values, idx, *longest)
+                } else {
+                    sink.extend_gather(values, idx)
+                }
             })
         }
         _ => Err(Error::oos("dictionary of another physical type")),

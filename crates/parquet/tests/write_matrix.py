@@ -3,6 +3,7 @@ and nested columns, nulls everywhere, empty strings and lists) under every codec
 versions, dictionary on and off, each non-default encoding pyarrow offers, tiny pages and row
 groups, page checksums, and an empty table."""
 import itertools
+import struct
 import sys
 
 import pyarrow as pa
@@ -57,3 +58,29 @@ for name, enc in encodings.items():
 
 pq.write_table(table.slice(0, 0), f"{out}/empty.parquet")
 pq.write_table(table, f"{out}/one-row-groups.parquet", row_group_size=1)
+
+
+# GEOMETRY: pyarrow writes the logical type (and geospatial statistics) for an extension type
+# named geoarrow.wkb; a reader without the extension (pyarrow by default, quiver) reads binary.
+class Wkb(pa.ExtensionType):
+    def __init__(self):
+        super().__init__(pa.binary(), "geoarrow.wkb")
+
+    def __arrow_ext_serialize__(self):
+        return b"{}"
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type, serialized):
+        return Wkb()
+
+
+def point(x, y):
+    return b"\x01" + (1).to_bytes(4, "little") + struct.pack("<dd", x, y)
+
+
+pa.register_extension_type(Wkb())
+geo = pa.ExtensionArray.from_storage(
+    Wkb(), pa.array([None if i % 5 == 0 else point(i, -i) for i in range(300)], pa.binary()))
+pq.write_table(pa.table({"g": geo, "i": pa.array(range(300))}), f"{out}/geometry.parquet",
+               store_schema=False)
+pa.unregister_extension_type("geoarrow.wkb")

@@ -88,3 +88,8 @@ copy("all-null", [], "SELECT * FROM t WHERE id % 35 = 3")
 # quiver both refuse.
 copy("null-fixed-array", [], "SELECT CASE WHEN i % 3 = 1 THEN NULL ELSE [i, i]::INTEGER[2] END "
      "AS arr FROM range(10) r(i)")
+# VARIANT, shredded by DuckDB into typed fields (read as its physical struct, as pyarrow reads it),
+# with nulls, scalars of several types and objects.
+copy("variant", [], "SELECT i, CASE WHEN i % 3 = 0 THEN NULL WHEN i % 3 = 1 "
+     "THEN {'a': i, 'b': 'x' || i}::VARIANT ELSE (i * 1.5)::VARIANT END AS v, "
+     "[i, i + 1]::VARIANT AS l FROM range(200) r(i)")

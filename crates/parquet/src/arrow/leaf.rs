@@ -164,15 +164,20 @@ impl<'c> ColumnStream<'c> {
         Ok(LeafChunk { dense, levels })
     }
 
-    /// Decodes the next `records` records (rows); fewer only when the chunk ends.
-    pub fn next(&mut self, records: usize, decompressor: &mut Decompressor) -> Result<LeafChunk> {
+    /// Decodes the next `records` records (rows); fewer only when the chunk ends. Returns
+    /// them and how many there are.
+    pub fn next(
+        &mut self,
+        records: usize,
+        decompressor: &mut Decompressor,
+    ) -> Result<(LeafChunk, usize)> {
         let mut out = self.empty(records)?;
-        if self.cx.max_rep == 0 {
-            self.flat(records, &mut out, decompressor)?;
+        let got = if self.cx.max_rep == 0 {
+            self.flat(records, &mut out, decompressor)?
         } else {
-            self.repeated(records, &mut out, decompressor)?;
-        }
-        Ok(out)
+            self.repeated(records, &mut out, decompressor)?
+        };
+        Ok((out, got))
     }
 
     fn at_page(&self) -> impl Fn(Error) -> Error + use<> {
@@ -181,7 +186,7 @@ impl<'c> ColumnStream<'c> {
     }
 
     /// A column without repetition: a record is a level entry.
-    fn flat(&mut self, want: usize, out: &mut LeafChunk, dec: &mut Decompressor) -> Result<()> {
+    fn flat(&mut self, want: usize, out: &mut LeafChunk, dec: &mut Decompressor) -> Result<usize> {
         let mut got = 0;
         while got < want {
             if self.page.as_ref().is_none_or(|p| p.left == 0) {
@@ -231,12 +236,17 @@ impl<'c> ColumnStream<'c> {
                 .take(src, present, dict.as_ref(), &mut out.dense, scratch)
                 .map_err(at)?;
         }
-        Ok(())
+        Ok(got)
     }
 
     /// A column with repetition: a record starts at each repetition level 0; the batch ends
     /// before the record after its last, or where the chunk ends.
-    fn repeated(&mut self, want: usize, out: &mut LeafChunk, dec: &mut Decompressor) -> Result<()> {
+    fn repeated(
+        &mut self,
+        want: usize,
+        out: &mut LeafChunk,
+        dec: &mut Decompressor,
+    ) -> Result<usize> {
         let LeafLevels::Full { def, rep } = &mut out.levels else {
             return Err(Error::invalid("a repeated column without full levels"));
         };
@@ -254,7 +264,7 @@ impl<'c> ColumnStream<'c> {
             } else {
                 if self.page.as_ref().is_none_or(|p| p.left == 0) {
                     match self.load(0, None, dec)? {
-                        Loaded::End => return Ok(()),
+                        Loaded::End => return Ok(started),
                         _ => continue,
                     }
                 }
@@ -310,7 +320,7 @@ impl<'c> ColumnStream<'c> {
                     .map_err(at)?;
             }
             if cut {
-                return Ok(());
+                return Ok(started);
             }
         }
     }

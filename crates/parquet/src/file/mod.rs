@@ -328,11 +328,11 @@ impl<'a> FileReader<'a> {
                 let mut decompressor = Decompressor::default();
                 move |(c, stream): &mut (usize, ColumnStream<'_>)| {
                     let at = |e: Error| e.context(self.column_at(g, *c));
-                    let leaf = stream.next(k, &mut decompressor).map_err(at)?;
-                    if leaf.records() != k {
+                    let (leaf, got) = stream.next(k, &mut decompressor).map_err(at)?;
+                    if got != k {
                         return Err(at(Error::oos(format!(
                             "the column chunk ends after {} rows, the row group has {rows}",
-                            done + leaf.records()
+                            done + got
                         ))));
                     }
                     Ok((*c, leaf))

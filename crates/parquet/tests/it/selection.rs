@@ -173,39 +173,46 @@ fn a_seekable_reader_reads_what_memory_reads() {
     assert!(err.contains("row group"), "{err}");
 }
 
+/// Runs the Python `body` (pyarrow imported as `pa`, `pq`), which writes a Parquet file to
+/// `sys.argv[1]` and sets `want` to pyarrow's reading of it; returns the file and `want`'s
+/// batches (sent as an IPC stream: a stream may hold dictionaries that change between row
+/// groups, which a file cannot).
+fn pyarrow_oracle(body: &str) -> (Vec<u8>, Vec<RecordBatch>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, want_path) = (dir.path().join("f.parquet"), dir.path().join("want.arrows"));
+    let script = format!(
+        "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.ipc as ipc, sys\n{body}\n\
+         w = ipc.new_stream(sys.argv[2], want.schema)\nw.write_table(want)\nw.close()"
+    );
+    let ok = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .arg(&path)
+        .arg(&want_path)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let want = quiver_ipc::read::StreamReader::try_new(std::fs::File::open(&want_path).unwrap())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    (std::fs::read(&path).unwrap(), want)
+}
+
 /// Dotted paths select fields inside structs (through lists to their elements' structs), as
 /// pyarrow's `ParquetFile.read(columns=…)` selects them by column path: the same values, the
 /// struct keeping only the children named.
 #[test]
 fn dotted_paths_select_inside_structs_as_pyarrow_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("nested.parquet");
-    let script = "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.ipc as ipc, sys\n\
-        n = 300\n\
+    let (bytes, want) = pyarrow_oracle(
+        "n = 300\n\
         s = pa.array([None if i % 11 == 0 else {'a': i, 'b': {'c': f'c{i}', 'd': i * 2}, 'e': i % 3 == 0}\n\
                       for i in range(n)])\n\
         l = pa.array([None if i % 5 == 0 else [{'x': i, 'y': f'y{j}'} for j in range(i % 4)]\n\
                       for i in range(n)])\n\
         t = pa.table({'k': pa.array(range(n)), 's': s, 'l': l})\n\
         pq.write_table(t, sys.argv[1], row_group_size=100)\n\
-        want = pq.ParquetFile(sys.argv[1]).read(columns=['s.b.c', 's.a', 'l.list.element.y', 'k'])\n\
-        w = ipc.new_file(sys.argv[2], want.schema)\n\
-        w.write_table(want)\n\
-        w.close()";
-    let want_path = dir.path().join("want.arrow");
-    let ok = std::process::Command::new("python3")
-        .args(["-c", script])
-        .arg(&path)
-        .arg(&want_path)
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let want: Vec<RecordBatch> =
-        quiver_ipc::read::FileReader::from_bytes(std::fs::read(&want_path).unwrap().into())
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
-    let bytes = std::fs::read(&path).unwrap();
+        want = pq.ParquetFile(sys.argv[1]).read(columns=['s.b.c', 's.a', 'l.list.element.y', 'k'])",
+    );
     let r = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
     let s = Selection {
         columns: Some(vec!["s.b.c".into(), "s.a".into(), "l.y".into(), "k".into()]),
@@ -252,34 +259,15 @@ fn dotted_paths_select_inside_structs_as_pyarrow_does() {
 /// pyarrow's `read_dictionary` does: the same types and values (other leaves as usual).
 #[test]
 fn dictionary_option_reads_as_pyarrows_read_dictionary() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("d.parquet");
-    let want_path = dir.path().join("want.arrow");
-    let script = "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.ipc as ipc, sys\n\
-        n = 500\n\
+    let (bytes, want) = pyarrow_oracle(
+        "n = 500\n\
         t = pa.table({'s': pa.array([None if i % 9 == 0 else f'v{i % 13}' for i in range(n)]),\n\
                       'b': pa.array([bytes([i % 5]) for i in range(n)]),\n\
                       'l': pa.array([[f'e{j}' for j in range(i % 3)] for i in range(n)]),\n\
                       'i': pa.array(range(n))})\n\
         pq.write_table(t, sys.argv[1], row_group_size=200, store_schema=False)\n\
-        want = pq.read_table(sys.argv[1], read_dictionary=['s', 'b', 'l.list.element', 'i'])\n\
-        w = ipc.new_stream(sys.argv[2], want.schema)\n\
-        w.write_table(want)\n\
-        w.close()";
-    let ok = std::process::Command::new("python3")
-        .args(["-c", script])
-        .arg(&path)
-        .arg(&want_path)
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    // A stream: the row groups' dictionaries differ, which a file cannot hold.
-    let want: Vec<RecordBatch> =
-        quiver_ipc::read::StreamReader::try_new(std::fs::File::open(&want_path).unwrap())
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
-    let bytes = std::fs::read(&path).unwrap();
+        want = pq.read_table(sys.argv[1], read_dictionary=['s', 'b', 'l.list.element', 'i'])",
+    );
     let options = ReadOptions {
         dictionary: ["s", "b", "l.list.element", "i"].map(String::from).to_vec(),
         ..ReadOptions::default()

@@ -7,8 +7,11 @@
 //! that size (checked against the column chunk before allocating): a codec producing more or fewer
 //! bytes is an error. Contexts (ZSTD's) live in the [`Decompressor`], reused across pages.
 
+mod compress;
 pub mod hadoop;
 pub mod lzo;
+
+pub use compress::Compressor;
 
 use quiver_arrow::{Error, Result};
 use std::io::Read;

@@ -23,6 +23,7 @@ pub mod delta;
 pub mod dictionary;
 pub mod plain;
 pub mod rle;
+pub mod rle_encoder;
 pub mod varint;
 
 #[cfg(test)]

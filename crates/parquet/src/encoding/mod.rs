@@ -20,6 +20,7 @@ pub mod bitpack;
 pub mod byte_array;
 pub mod byte_stream_split;
 pub mod delta;
+pub mod delta_encoder;
 pub mod dictionary;
 pub mod plain;
 pub mod rle;

@@ -18,6 +18,7 @@
 pub mod big_endian;
 pub mod bitpack;
 pub mod byte_array;
+pub mod byte_array_encoder;
 pub mod byte_stream_split;
 pub mod delta;
 pub mod delta_encoder;

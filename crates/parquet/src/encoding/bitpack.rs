@@ -316,7 +316,11 @@ mod tests {
     fn pack_matches_the_oracle_and_unpacks_back() {
         let mut rng = Rng::new(21);
         for width in 0..=64u32 {
-            let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
             for groups in [0usize, 1, 2, 5, 33] {
                 let n = groups * 8;
                 let values: Vec<u64> = (0..n).map(|_| rng.next() & mask).collect();

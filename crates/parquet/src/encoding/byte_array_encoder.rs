@@ -82,7 +82,11 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         }
         i += 8;
     }
-    i + a[i..].iter().zip(&b[i..]).take_while(|(x, y)| x == y).count()
+    i + a[i..]
+        .iter()
+        .zip(&b[i..])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 #[cfg(test)]

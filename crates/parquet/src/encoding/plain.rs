@@ -105,7 +105,10 @@ pub fn bit_packed_msb(src: &[u8], width: u32, out: &mut [u32]) -> Result<usize> 
 /// If `words` holds fewer than `offset + len` bits.
 pub fn encode_booleans(words: &[u64], offset: usize, len: usize, out: &mut Vec<u8>) {
     let end = offset + len;
-    assert!(end <= words.len() * 64, "encode_booleans past the end of the words");
+    assert!(
+        end <= words.len() * 64,
+        "encode_booleans past the end of the words"
+    );
     out.reserve(len.div_ceil(8));
     let mut pos = offset;
     while end - pos >= 64 {

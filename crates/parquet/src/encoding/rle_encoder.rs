@@ -80,7 +80,10 @@ impl RleEncoder {
     /// # Panics
     /// If values were put since the last finish, or `width > 32`.
     pub fn set_width(&mut self, width: u32) {
-        assert!(self.is_empty(), "set_width on an RLE encoder holding values");
+        assert!(
+            self.is_empty(),
+            "set_width on an RLE encoder holding values"
+        );
         assert!(width <= 32, "RLE bit width {width} is over 32");
         self.width = width;
     }
@@ -164,7 +167,10 @@ impl RleEncoder {
     pub fn put_bits(&mut self, words: &[u64], offset: usize, len: usize) {
         assert_eq!(self.width, 1, "put_bits needs bit width 1");
         let end = offset + len;
-        assert!(end <= words.len() * 64, "put_bits past the end of the words");
+        assert!(
+            end <= words.len() * 64,
+            "put_bits past the end of the words"
+        );
         let mut pos = offset;
         while pos < end {
             let left = end - pos;

@@ -1,11 +1,19 @@
 use super::*;
-use crate::encoding::byte_array::{DeltaByteArrayScratch, OffsetsSink, delta_byte_array, delta_length};
+use crate::encoding::byte_array::{
+    DeltaByteArrayScratch, OffsetsSink, delta_byte_array, delta_length,
+};
 use crate::encoding::test_util::{Rng, delta_naive_absent};
 use quiver_arrow::buffer::MutableBuffer;
 
 /// Values sharing prefixes of every length (including past eight bytes), some empty.
 fn words(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
-    let stems: [&[u8]; 5] = [b"", b"apple", b"application", b"applications/x", b"banana split"];
+    let stems: [&[u8]; 5] = [
+        b"",
+        b"apple",
+        b"application",
+        b"applications/x",
+        b"banana split",
+    ];
     (0..n)
         .map(|_| {
             let mut w = stems[rng.below(5) as usize].to_vec();

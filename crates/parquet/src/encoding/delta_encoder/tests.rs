@@ -4,7 +4,9 @@ use crate::encoding::test_util::{Rng, delta_naive_absent};
 use quiver_arrow::buffer::MutableBuffer;
 
 /// Lengths around the block and miniblock edges, and a few long ones.
-const LENS: [usize; 14] = [0, 1, 2, 31, 32, 33, 127, 128, 129, 130, 257, 300, 1000, 4097];
+const LENS: [usize; 14] = [
+    0, 1, 2, 31, 32, 33, 127, 128, 129, 130, 257, 300, 1000, 4097,
+];
 
 fn i64s(rng: &mut Rng, n: usize) -> Vec<i64> {
     let kind = rng.below(5);
@@ -97,7 +99,20 @@ fn small_streams_byte_for_byte() {
     // 0 0 0 3 3 3 3 at width 2, padded to 32 values: 8 bytes.
     let mut out = Vec::new();
     encode_i64(&[7, 5, 3, 1, 2, 3, 4, 5], &mut out);
-    let mut want = vec![0x80, 0x01, 4, 8, 14, 3, 2, 0, 0, 0, 0b1100_0000, 0b0011_1111];
+    let mut want = vec![
+        0x80,
+        0x01,
+        4,
+        8,
+        14,
+        3,
+        2,
+        0,
+        0,
+        0,
+        0b1100_0000,
+        0b0011_1111,
+    ];
     want.extend([0; 6]);
     assert_eq!(out, want);
     // No values: the header alone, first value 0; one value: no block.

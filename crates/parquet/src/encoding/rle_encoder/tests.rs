@@ -137,7 +137,10 @@ fn the_spec_examples_byte_for_byte() {
     // as one bit-packed run of one group (header 1 << 1 | 1).
     let mut e = RleEncoder::new(3);
     e.put_u32s(&[0, 1, 2, 3, 4, 5, 6, 7]);
-    assert_eq!(finish(&mut e), [0b11, 0b1000_1000, 0b1100_0110, 0b1111_1010]);
+    assert_eq!(
+        finish(&mut e),
+        [0b11, 0b1000_1000, 0b1100_0110, 0b1111_1010]
+    );
 
     // 100 copies of 5 at width 3: header ULEB128(200) = C8 01, then the value in one byte.
     let mut e = RleEncoder::new(3);
@@ -161,7 +164,10 @@ fn the_spec_examples_byte_for_byte() {
     // Leftovers after a bit-packed run are padded into a last group, even when equal.
     let mut e = RleEncoder::new(2);
     e.put_u32s(&[0, 1, 2, 3, 0, 1, 2, 3, 2, 2]);
-    assert_eq!(finish(&mut e), [2 << 1 | 1, 0b1110_0100, 0b1110_0100, 0b1010, 0]);
+    assert_eq!(
+        finish(&mut e),
+        [2 << 1 | 1, 0b1110_0100, 0b1110_0100, 0b1010, 0]
+    );
 
     // Nothing put, nothing written.
     assert!(finish(&mut RleEncoder::new(5)).is_empty());

@@ -41,4 +41,6 @@ pub mod rle_encoder;
 pub mod varint;
 
 #[cfg(test)]
+mod pyarrow_tests;
+#[cfg(test)]
 pub(crate) mod test_util;

@@ -6,12 +6,15 @@
 //! repeated run. A group of eight equal values starts a repeated run, which lasts as long as the
 //! value does; every other group joins the current bit-packed run. At the end, leftover values
 //! that are all equal (and follow no bit-packed run) become a short repeated run; otherwise they
-//! are padded with zeros to a last bit-packed group. This is the run split Arrow C++ (pyarrow)
-//! and parquet-mr make, so the streams match theirs byte for byte, except that a bit-packed run
-//! is never cut at 63 groups (its header grows a byte instead).
+//! are padded with zeros to a last bit-packed group. A bit-packed run ends after 63 groups (its
+//! header stays one byte). This is the run split Arrow C++ (pyarrow) makes, so the streams match
+//! pyarrow's byte for byte.
 
 use super::bitpack::{bits_at, pack32};
 use super::varint::write_uleb128;
+
+/// The most groups in one bit-packed run: its header `groups << 1 | 1` fits in one byte.
+const MAX_GROUPS: usize = 63;
 
 /// An encoder of `width`-bit values (`width <= 32`) into one hybrid stream; reusable after
 /// [`finish_into`](RleEncoder::finish_into).
@@ -186,7 +189,11 @@ impl RleEncoder {
                     self.put((w >> k) as u32 & 1);
                     pos += 1;
                 }
-            } else if self.npending == 0 && left >= 64 && !has_uniform_byte(w) {
+            } else if self.npending == 0
+                && left >= 64
+                && self.groups + 8 <= MAX_GROUPS
+                && !has_uniform_byte(w)
+            {
                 // Eight groups, none of them a run: their bytes are their bit-packed form.
                 self.open_literal();
                 self.buf.extend_from_slice(&w.to_le_bytes());
@@ -203,7 +210,7 @@ impl RleEncoder {
                 } else {
                     self.open_literal();
                     self.buf.push(byte);
-                    self.groups += 1;
+                    self.end_group();
                     (self.run_value, self.run_len) = (u32::from(byte >> 7), 0);
                 }
                 pos += 8;
@@ -286,7 +293,15 @@ impl RleEncoder {
     fn push_group(&mut self, group: &[u32; 8]) {
         self.open_literal();
         pack32(group, self.width, &mut self.buf);
+        self.end_group();
+    }
+
+    /// Counts a group just added to the bit-packed run, closing the run when it is full.
+    fn end_group(&mut self) {
         self.groups += 1;
+        if self.groups == MAX_GROUPS {
+            self.close_literal();
+        }
     }
 
     fn open_literal(&mut self) {
@@ -296,21 +311,12 @@ impl RleEncoder {
         }
     }
 
-    /// Writes the open bit-packed run's header into its reserved byte (moving the run when the
-    /// header needs more than one byte: over 63 groups).
+    /// Writes the open bit-packed run's header into its reserved byte.
     fn close_literal(&mut self) {
-        let Some(at) = self.literal.take() else {
-            return;
-        };
-        let header = (self.groups as u64) << 1 | 1;
-        if header < 0x80 {
-            self.buf[at] = header as u8;
-        } else {
-            let mut bytes = Vec::with_capacity(10);
-            write_uleb128(&mut bytes, header);
-            self.buf.splice(at..at + 1, bytes);
+        if let Some(at) = self.literal.take() {
+            self.buf[at] = (self.groups << 1 | 1) as u8;
+            self.groups = 0;
         }
-        self.groups = 0;
     }
 
     /// Writes the repeated run of `run_len` copies of `run_value`.

@@ -37,7 +37,7 @@ fn i64_streams_match_the_oracle_and_decode_back() {
             let mut out = vec![0xAB];
             encode_i64(&values, &mut out);
             assert_eq!(out[0], 0xAB);
-            assert_eq!(out[1..], delta_naive_absent(&values, 128, 4, 0), "n {n}");
+            assert_eq!(out[1..], delta_naive_absent(&values, 256, 4, 0), "n {n}");
             let mut back = MutableBuffer::new();
             let d = decode::<i64>(&out[1..], n, &mut back).unwrap();
             assert_eq!((d.values, d.bytes), (n, out.len() - 1));
@@ -98,7 +98,7 @@ fn small_streams_byte_for_byte() {
     // Its second: 7, 5, 3, 1, 2, 3, 4, 5: deltas -2 -2 -2 1 1 1 1, min -2 (zigzag 3), offsets
     // 0 0 0 3 3 3 3 at width 2, padded to 32 values: 8 bytes.
     let mut out = Vec::new();
-    encode_i64(&[7, 5, 3, 1, 2, 3, 4, 5], &mut out);
+    encode_i32(&[7, 5, 3, 1, 2, 3, 4, 5], &mut out);
     let mut want = vec![
         0x80,
         0x01,
@@ -115,10 +115,16 @@ fn small_streams_byte_for_byte() {
     ];
     want.extend([0; 6]);
     assert_eq!(out, want);
+    // As INT64: blocks of 256 (80 02), miniblocks of 64 values, 16 bytes at width 2.
+    let mut out = Vec::new();
+    encode_i64(&[7, 5, 3, 1, 2, 3, 4, 5], &mut out);
+    want[1] = 0x02;
+    want.extend([0; 8]);
+    assert_eq!(out, want);
     // No values: the header alone, first value 0; one value: no block.
     let mut out = Vec::new();
     encode_i64(&[], &mut out);
-    assert_eq!(out, [0x80, 0x01, 4, 0, 0]);
+    assert_eq!(out, [0x80, 0x02, 4, 0, 0]);
     let mut out = Vec::new();
     encode_i32(&[-3], &mut out);
     assert_eq!(out, [0x80, 0x01, 4, 1, 5]);

@@ -174,16 +174,23 @@ fn the_spec_examples_byte_for_byte() {
 }
 
 #[test]
-fn long_bit_packed_runs_get_a_longer_header() {
-    // 100 groups without a run of eight: one run, header ULEB128(201) = C9 01.
-    let want: Vec<u32> = (0..800).map(|i| i % 2).collect();
+fn bit_packed_runs_end_after_63_groups() {
+    // 125 groups without a run of eight: runs of 63 and 62 groups (headers 7F and 7D), as
+    // pyarrow writes them; through put_bits too, whose word steps must stop at the 63rd group.
+    let want: Vec<u32> = (0..1000).map(|i| (i + 1) % 2).collect();
+    let mut expected = vec![0x7F];
+    expected.extend([0x55; 63]);
+    expected.push(0x7D);
+    expected.extend([0x55; 62]);
     let mut e = RleEncoder::new(1);
     e.put_u32s(&want);
     let bytes = finish(&mut e);
-    assert_eq!(bytes[..2], [0xC9, 0x01]);
-    assert_eq!(bytes.len(), 2 + 100);
-    assert!(bytes[2..].iter().all(|&b| b == 0b1010_1010));
-    assert_eq!(decode(&bytes, 1, 800), want);
+    assert_eq!(bytes, expected);
+    assert_eq!(decode(&bytes, 1, 1000), want);
+    let words = vec![0x5555_5555_5555_5555u64; 16];
+    let mut e = RleEncoder::new(1);
+    e.put_bits(&words, 0, 1000);
+    assert_eq!(finish(&mut e), expected);
 }
 
 #[test]

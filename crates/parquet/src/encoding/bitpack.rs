@@ -145,9 +145,120 @@ fn unpack_group64<const W: usize>(g: &[u8; WINDOW], out: &mut [u64]) {
     }
 }
 
+/// Packs `values` at `width` bits each (`width <= 32`), least significant bit first, appending
+/// `values.len() * width / 8` bytes to `out`: the inverse of [`unpack32`]. Bits of a value above
+/// `width` are ignored.
+///
+/// ```
+/// use quiver_parquet::encoding::bitpack::pack32;
+/// let mut out = vec![];
+/// pack32(&[0, 1, 2, 3, 4, 5, 6, 7], 3, &mut out);
+/// assert_eq!(out, [0b1000_1000, 0b1100_0110, 0b1111_1010]);
+/// ```
+///
+/// # Panics
+/// If `width > 32` or `values.len()` is not a multiple of 8 (caller bugs, not input errors).
+pub fn pack32(values: &[u32], width: u32, out: &mut Vec<u8>) {
+    assert!(
+        values.len() % 8 == 0,
+        "pack32 needs whole groups of 8 values"
+    );
+    out.reserve(values.len() / 8 * width as usize);
+    macro_rules! dispatch {
+        ($($w:literal)*) => {
+            match width {
+                0 => {}
+                $($w => pack_groups32::<$w>(values, out),)*
+                _ => panic!("bit width {width} is over 32"),
+            }
+        };
+    }
+    dispatch!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+}
+
+/// Packs `values` at `width` bits each (`width <= 64`); as [`pack32`] otherwise, the inverse of
+/// [`unpack64`].
+///
+/// # Panics
+/// If `width > 64` or `values.len()` is not a multiple of 8.
+pub fn pack64(values: &[u64], width: u32, out: &mut Vec<u8>) {
+    assert!(
+        values.len() % 8 == 0,
+        "pack64 needs whole groups of 8 values"
+    );
+    out.reserve(values.len() / 8 * width as usize);
+    macro_rules! dispatch {
+        ($($w:literal)*) => {
+            match width {
+                0 => {}
+                $($w => pack_groups64::<$w>(values, out),)*
+                _ => panic!("bit width {width} is over 64"),
+            }
+        };
+    }
+    dispatch!(
+        1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+        33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61
+        62 63 64
+    );
+}
+
+fn pack_groups32<const W: usize>(values: &[u32], out: &mut Vec<u8>) {
+    let mask = if W == 32 { u32::MAX } else { (1u32 << W) - 1 };
+    for group in values.chunks_exact(8) {
+        // Eight values of W bits fill exactly W bytes; a 64-bit accumulator holds the bits not
+        // yet written (fewer than 32 after each flush, plus one value).
+        let mut bytes = [0u8; 32];
+        let (mut acc, mut bits, mut at) = (0u64, 0usize, 0usize);
+        for &v in group {
+            acc |= u64::from(v & mask) << bits;
+            bits += W;
+            if bits >= 32 {
+                bytes[at..at + 4].copy_from_slice(&(acc as u32).to_le_bytes());
+                (acc, bits, at) = (acc >> 32, bits - 32, at + 4);
+            }
+        }
+        // `bits` is a multiple of 8 here: 8 * W bits in all.
+        bytes[at..W].copy_from_slice(&acc.to_le_bytes()[..W - at]);
+        out.extend_from_slice(&bytes[..W]);
+    }
+}
+
+fn pack_groups64<const W: usize>(values: &[u64], out: &mut Vec<u8>) {
+    let mask = if W == 64 { u64::MAX } else { (1u64 << W) - 1 };
+    for group in values.chunks_exact(8) {
+        let mut bytes = [0u8; 64];
+        let (mut acc, mut bits, mut at) = (0u128, 0usize, 0usize);
+        for &v in group {
+            acc |= u128::from(v & mask) << bits;
+            bits += W;
+            if bits >= 64 {
+                bytes[at..at + 8].copy_from_slice(&(acc as u64).to_le_bytes());
+                (acc, bits, at) = (acc >> 64, bits - 64, at + 8);
+            }
+        }
+        bytes[at..W].copy_from_slice(&acc.to_le_bytes()[..W - at]);
+        out.extend_from_slice(&bytes[..W]);
+    }
+}
+
+/// The 64 bits of `words` (least significant bit first) from bit `bit`; bits past the end of
+/// `words` read as zero.
+#[inline]
+pub(crate) fn bits_at(words: &[u64], bit: usize) -> u64 {
+    let (i, shift) = (bit / 64, bit % 64);
+    let lo = words.get(i).copied().unwrap_or(0);
+    if shift == 0 {
+        return lo;
+    }
+    let hi = words.get(i + 1).copied().unwrap_or(0);
+    lo >> shift | hi << (64 - shift)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::test_util::{Rng, pack_naive};
 
     /// The oracle: bit by bit, least significant first.
     fn naive(src: &[u8], width: u32, n: usize) -> Vec<u64> {
@@ -199,6 +310,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn pack_matches_the_oracle_and_unpacks_back() {
+        let mut rng = Rng::new(21);
+        for width in 0..=64u32 {
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            for groups in [0usize, 1, 2, 5, 33] {
+                let n = groups * 8;
+                let values: Vec<u64> = (0..n).map(|_| rng.next() & mask).collect();
+                let want = pack_naive(&values, width);
+                // Appended after what `out` already holds; bits above the width are ignored.
+                let mut got = vec![0xAB];
+                let noisy: Vec<u64> = values.iter().map(|&v| v | !mask).collect();
+                pack64(&noisy, width, &mut got);
+                assert_eq!(got[1..], want[..], "pack64 width {width}, {groups} groups");
+                let mut back = vec![0u64; n];
+                unpack64(&got[1..], width, &mut back);
+                assert_eq!(back, values);
+                if width <= 32 {
+                    let noisy: Vec<u32> = noisy.iter().map(|&v| v as u32).collect();
+                    let mut got = vec![0xAB];
+                    pack32(&noisy, width, &mut got);
+                    assert_eq!(got[1..], want[..], "pack32 width {width}, {groups} groups");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bits_at_reads_across_words_and_past_the_end() {
+        let words = [0x0123_4567_89AB_CDEFu64, 0xFEDC_BA98_7654_3210];
+        assert_eq!(bits_at(&words, 0), words[0]);
+        assert_eq!(bits_at(&words, 64), words[1]);
+        assert_eq!(bits_at(&words, 4), 0x0012_3456_789A_BCDE);
+        assert_eq!(bits_at(&words, 68), 0x0FED_CBA9_8765_4321);
+        assert_eq!(bits_at(&words, 124), 0xF);
+        assert_eq!(bits_at(&words, 128), 0);
+        assert_eq!(bits_at(&words, 1000), 0);
     }
 
     #[test]

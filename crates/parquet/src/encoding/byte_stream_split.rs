@@ -1,6 +1,6 @@
 //! BYTE_STREAM_SPLIT (Parquet `Encodings.md`): `n` values of `width` bytes stored as `width`
 //! streams of `n` bytes, stream `k` holding byte `k` of every value. Used for FLOAT, DOUBLE,
-//! INT32, INT64, FIXED_LEN_BYTE_ARRAY and FLOAT16 (width 2).
+//! INT32, INT64, FIXED_LEN_BYTE_ARRAY and FLOAT16 (width 2). [`encode`] writes it.
 
 use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Result};
@@ -61,6 +61,46 @@ fn interleave_any(src: &[u8], width: usize, n: usize, out: &mut [MaybeUninit<u8>
     }
 }
 
+/// Appends the BYTE_STREAM_SPLIT form of the values of `width` bytes in `src` to `out`: byte `k`
+/// of every value, for `k` in `0..width`.
+///
+/// ```
+/// use quiver_parquet::encoding::byte_stream_split::encode;
+/// let mut out = vec![];
+/// encode(&[0x01, 0x02, 0x03, 0x04], 2, &mut out);
+/// assert_eq!(out, [0x01, 0x03, 0x02, 0x04]);
+/// ```
+///
+/// # Panics
+/// If `width` is 0 or does not divide `src.len()`.
+pub fn encode(src: &[u8], width: usize, out: &mut Vec<u8>) {
+    assert!(
+        width > 0 && src.len() % width == 0,
+        "BYTE_STREAM_SPLIT of {} bytes in values of {width}",
+        src.len()
+    );
+    let start = out.len();
+    out.resize(start + src.len(), 0);
+    let dst = &mut out[start..];
+    // Each arm inlines `split` with a constant width.
+    match width {
+        2 => split(src, 2, dst),
+        4 => split(src, 4, dst),
+        8 => split(src, 8, dst),
+        _ => split(src, width, dst),
+    }
+}
+
+#[inline(always)]
+fn split(src: &[u8], width: usize, dst: &mut [u8]) {
+    let n = src.len() / width;
+    for (k, stream) in dst.chunks_exact_mut(n.max(1)).enumerate().take(width) {
+        for (o, value) in stream.iter_mut().zip(src.chunks_exact(width)) {
+            *o = value[k];
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +118,9 @@ mod tests {
                         split[k * n + i] = values[i * width + k];
                     }
                 }
+                let mut encoded = b"kept".to_vec();
+                encode(&values, width, &mut encoded);
+                assert_eq!(&encoded[4..], &split[..], "width {width}, n {n}");
                 let mut out = MutableBuffer::new();
                 out.extend_from_slice(b"kept");
                 decode(&split, width, n, &mut out).unwrap();

@@ -1,9 +1,11 @@
-//! PLAIN fixed-width values and booleans, and the deprecated BIT_PACKED level encoding.
+//! PLAIN fixed-width values and booleans, and the deprecated BIT_PACKED level encoding; the
+//! write side of PLAIN booleans and byte arrays.
 //!
 //! PLAIN INT32/INT64/INT96/FLOAT/DOUBLE/FIXED_LEN_BYTE_ARRAY values are stored little-endian
 //! back to back, which is already the Arrow layout: decoding is a bounds check and a copy (or a
 //! zero-copy slice of the page).
 
+use super::bitpack::bits_at;
 use quiver_arrow::buffer::MutableBitmap;
 use quiver_arrow::{Error, Result};
 
@@ -89,6 +91,58 @@ pub fn bit_packed_msb(src: &[u8], width: u32, out: &mut [u32]) -> Result<usize> 
     Ok(bytes as usize)
 }
 
+/// Appends `len` booleans as PLAIN (one bit each, least significant first, `ceil(len / 8)`
+/// bytes, the last byte's unused bits zero): the bits of `words` from bit `offset`.
+///
+/// ```
+/// use quiver_parquet::encoding::plain::encode_booleans;
+/// let mut out = vec![];
+/// encode_booleans(&[0b1_1011_0000], 4, 5, &mut out);
+/// assert_eq!(out, [0b1_1011]);
+/// ```
+///
+/// # Panics
+/// If `words` holds fewer than `offset + len` bits.
+pub fn encode_booleans(words: &[u64], offset: usize, len: usize, out: &mut Vec<u8>) {
+    let end = offset + len;
+    assert!(
+        end <= words.len() * 64,
+        "encode_booleans past the end of the words"
+    );
+    out.reserve(len.div_ceil(8));
+    let mut pos = offset;
+    while end - pos >= 64 {
+        out.extend_from_slice(&bits_at(words, pos).to_le_bytes());
+        pos += 64;
+    }
+    let rest = end - pos;
+    if rest > 0 {
+        let last = bits_at(words, pos) & (u64::MAX >> (64 - rest));
+        out.extend_from_slice(&last.to_le_bytes()[..rest.div_ceil(8)]);
+    }
+}
+
+/// Appends `values` as PLAIN byte arrays: each one's length (4 bytes, little endian), then its
+/// bytes.
+///
+/// ```
+/// use quiver_parquet::encoding::plain::encode_byte_arrays;
+/// let mut out = vec![];
+/// encode_byte_arrays([&b"hi"[..], b"", b"!"], &mut out);
+/// assert_eq!(out, [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0, 1, 0, 0, 0, b'!']);
+/// ```
+///
+/// # Panics
+/// If a value is longer than `u32::MAX` bytes.
+pub fn encode_byte_arrays<'v>(values: impl IntoIterator<Item = &'v [u8]>, out: &mut Vec<u8>) {
+    for v in values {
+        let len = u32::try_from(v.len()).expect("a byte array longer than u32::MAX bytes");
+        out.reserve(4 + v.len());
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(v);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +172,28 @@ mod tests {
             if !src.is_empty() {
                 assert!(bit_packed_msb(&src[..src.len() - 1], width, &mut out).is_err());
             }
+        }
+    }
+
+    #[test]
+    fn encoded_booleans_match_the_bits_and_decode_back() {
+        let mut rng = Rng::new(61);
+        for _ in 0..200 {
+            let words: Vec<u64> = (0..rng.below(6) + 1).map(|_| rng.next()).collect();
+            let bits = words.len() * 64;
+            let offset = rng.below(bits as u64) as usize;
+            let len = rng.below((bits - offset) as u64 + 1) as usize;
+            let mut out = vec![0xAB];
+            encode_booleans(&words, offset, len, &mut out);
+            let mut want = vec![0u8; len.div_ceil(8)];
+            for i in 0..len {
+                let bit = words[(offset + i) / 64] >> ((offset + i) % 64) & 1;
+                want[i / 8] |= (bit as u8) << (i % 8);
+            }
+            assert_eq!(out[1..], want[..], "offset {offset}, len {len}");
+            let mut back = MutableBitmap::with_capacity(len);
+            assert_eq!(booleans(&out[1..], len, &mut back).unwrap(), want.len());
+            assert!((0..len).all(|i| back.get(i) == (want[i / 8] >> (i % 8) & 1 == 1)));
         }
     }
 

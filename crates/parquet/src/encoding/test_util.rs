@@ -41,6 +41,12 @@ pub fn pack_naive(values: &[u64], width: u32) -> Vec<u8> {
 /// A DELTA_BINARY_PACKED stream of `values` (as 64-bit wrapping deltas), the minimal width per
 /// miniblock, and the last miniblock padded to full size as the spec asks.
 pub fn delta_naive(values: &[i64], block: usize, miniblocks: usize) -> Vec<u8> {
+    // Widths of absent miniblocks are arbitrary: write garbage to prove they are ignored.
+    delta_naive_absent(values, block, miniblocks, 0xEE)
+}
+
+/// [`delta_naive`] with `absent` as the bit width of the miniblocks after the last value.
+pub fn delta_naive_absent(values: &[i64], block: usize, miniblocks: usize, absent: u8) -> Vec<u8> {
     let mut out = Vec::new();
     write_uleb128(&mut out, block as u64);
     write_uleb128(&mut out, miniblocks as u64);
@@ -58,8 +64,7 @@ pub fn delta_naive(values: &[i64], block: usize, miniblocks: usize) -> Vec<u8> {
             .map(|m| 64 - m.iter().fold(0u64, |a, &b| a | b).leading_zeros())
             .collect();
         for m in 0..miniblocks {
-            // Widths of absent miniblocks are arbitrary: write garbage to prove they are ignored.
-            out.push(widths.get(m).map_or(0xEE, |&w| w as u8));
+            out.push(widths.get(m).map_or(absent, |&w| w as u8));
         }
         for (m, w) in minis.iter().zip(&widths) {
             let mut padded = m.to_vec();

@@ -1,0 +1,125 @@
+use super::*;
+use crate::encoding::test_util::Rng;
+
+/// The oracle: a linear search of the values seen so far.
+fn naive<T: PartialEq + Clone>(values: &[T]) -> (Vec<T>, Vec<u32>) {
+    let mut dict: Vec<T> = Vec::new();
+    let idx = values
+        .iter()
+        .map(|v| match dict.iter().position(|d| d == v) {
+            Some(i) => i as u32,
+            None => {
+                dict.push(v.clone());
+                dict.len() as u32 - 1
+            }
+        })
+        .collect();
+    (dict, idx)
+}
+
+/// Values from a pool of `distinct`, in runs.
+fn sample(rng: &mut Rng, n: usize, distinct: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    while out.len() < n {
+        let v = rng.below(distinct).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        out.extend(std::iter::repeat_n(v, rng.below(4) as usize + 1));
+    }
+    out.truncate(n);
+    out
+}
+
+#[test]
+fn fixed_interners_match_the_oracle() {
+    let mut rng = Rng::new(71);
+    let mut d64 = FixedInterner::<u64>::new();
+    let mut d32 = FixedInterner::<u32>::default();
+    let mut d12 = FixedInterner::<[u8; 12]>::new();
+    for distinct in [1u64, 2, 50, 700] {
+        let values = sample(&mut rng, 2000, distinct);
+        let (dict, want) = naive(&values);
+        let mut idx = vec![7];
+        d64.intern_all(&values, &mut idx);
+        assert_eq!((d64.values(), &idx[1..]), (&dict[..], &want[..]));
+        assert_eq!(d64.len(), dict.len());
+
+        // Single interns continue the same dictionary.
+        for (v, &i) in values.iter().zip(&want) {
+            assert_eq!(d64.intern(*v), i);
+        }
+
+        let narrow: Vec<u32> = values.iter().map(|&v| (v >> 32) as u32).collect();
+        let (dict, want) = naive(&narrow);
+        let mut idx = Vec::new();
+        d32.intern_all(&narrow, &mut idx);
+        assert_eq!((d32.values(), &idx[..]), (&dict[..], &want[..]));
+
+        let wide: Vec<[u8; 12]> = values
+            .iter()
+            .map(|&v| {
+                let mut b = [0u8; 12];
+                b[4..].copy_from_slice(&v.to_le_bytes());
+                b
+            })
+            .collect();
+        let (dict, want) = naive(&wide);
+        let mut idx = Vec::new();
+        d12.intern_all(&wide, &mut idx);
+        assert_eq!((d12.values(), &idx[..]), (&dict[..], &want[..]));
+
+        d64.clear();
+        assert!(d64.is_empty());
+        d32.clear();
+        d12.clear();
+    }
+}
+
+#[test]
+fn floats_are_distinct_by_bits() {
+    let quiet = f64::NAN.to_bits();
+    let payload = quiet | 1;
+    let neg_nan = (-f64::NAN).to_bits();
+    let values = [
+        quiet,
+        0f64.to_bits(),
+        (-0f64).to_bits(),
+        payload,
+        quiet,
+        neg_nan,
+        0,
+    ];
+    let mut d = FixedInterner::<u64>::new();
+    let mut idx = Vec::new();
+    d.intern_all(&values, &mut idx);
+    assert_eq!(idx, [0, 1, 2, 3, 0, 4, 1]);
+    let f = [f32::NAN.to_bits(), (-0f32).to_bits(), 0f32.to_bits()];
+    let mut d = FixedInterner::<u32>::new();
+    assert_eq!(f.map(|v| d.intern(v)), [0, 1, 2]);
+}
+
+#[test]
+fn bytes_interner_matches_the_oracle() {
+    let mut rng = Rng::new(72);
+    let mut d = BytesInterner::new();
+    for distinct in [1u64, 3, 40, 900] {
+        let values: Vec<Vec<u8>> = sample(&mut rng, 3000, distinct)
+            .iter()
+            .map(|&v| v.to_le_bytes()[..(v % 9) as usize].to_vec())
+            .collect();
+        let (dict, want) = naive(&values);
+        let mut idx = Vec::new();
+        d.intern_all(values.iter().map(|v| &v[..]), &mut idx);
+        assert_eq!(idx, want);
+        assert_eq!(d.len(), dict.len());
+        let got: Vec<&[u8]> = d.iter().collect();
+        let dict_refs: Vec<&[u8]> = dict.iter().map(|v| &v[..]).collect();
+        assert_eq!(got, dict_refs);
+        assert_eq!(d.data(), dict.concat());
+        assert_eq!(d.data_len(), d.data().len());
+        for (i, v) in dict.iter().enumerate() {
+            assert_eq!(d.get(i as u32), &v[..]);
+            assert_eq!(d.intern(v), i as u32);
+        }
+        d.clear();
+        assert!(d.is_empty() && d.iter().next().is_none() && d.data_len() == 0);
+    }
+}

@@ -158,7 +158,7 @@ impl BytesInterner {
             hash,
             |&i| {
                 let i = i as usize;
-                hashes[i] == hash && &data[offsets[i]..offsets[i + 1]] == v
+                &data[offsets[i]..offsets[i + 1]] == v
             },
             |&i| hashes[i as usize],
         );
@@ -175,22 +175,15 @@ impl BytesInterner {
         }
     }
 
-    /// Interns every value of `values`, appending their indices to `out`. Runs of equal values
-    /// look the table up once.
+    /// Interns every value of `values`, appending their indices to `out`. (Unlike
+    /// [`FixedInterner::intern_all`] there is no shortcut for runs: comparing each value with the
+    /// one before costs more than it saves on short strings in random order.)
     pub fn intern_all<'v>(
         &mut self,
         values: impl IntoIterator<Item = &'v [u8]>,
         out: &mut Vec<u32>,
     ) {
-        let mut last: Option<(&[u8], u32)> = None;
-        out.extend(values.into_iter().map(|v| match last {
-            Some((l, i)) if l == v => i,
-            _ => {
-                let i = self.intern(v);
-                last = Some((v, i));
-                i
-            }
-        }));
+        out.extend(values.into_iter().map(|v| self.intern(v)));
     }
 
     /// Value `i`.

@@ -38,6 +38,8 @@ pub struct RleEncoder {
     width: u32,
     /// The closed runs, then the open bit-packed run (its header byte reserved).
     buf: Vec<u8>,
+    /// Scratch of `put_groups`: the groups it packs at once.
+    scratch: Vec<u32>,
     /// Values since the last group boundary that are in no run yet.
     pending: [u32; 8],
     npending: usize,
@@ -63,6 +65,7 @@ impl RleEncoder {
         RleEncoder {
             width,
             buf: Vec::new(),
+            scratch: Vec::new(),
             pending: [0; 8],
             npending: 0,
             run_value: 0,
@@ -256,9 +259,7 @@ impl RleEncoder {
                     i += 1;
                 }
             } else if self.npending == 0 && values.len() - i >= 8 {
-                let group: [u32; 8] = std::array::from_fn(|j| to_u32(values[i + j]));
-                self.put_group(&group);
-                i += 8;
+                i += self.put_groups(&values[i..], &to_u32);
             } else {
                 self.put(to_u32(values[i]));
                 i += 1;
@@ -266,16 +267,35 @@ impl RleEncoder {
         }
     }
 
-    /// Puts a whole group at a group boundary (`npending == 0`, so no run of 8 under way).
-    fn put_group(&mut self, group: &[u32; 8]) {
-        self.len += 8;
-        if group.iter().all(|&x| x == group[0]) {
-            self.close_literal();
-            (self.run_value, self.run_len) = (group[0], 8);
-        } else {
-            self.push_group(group);
-            (self.run_value, self.run_len) = (group[7], 0);
+    /// Puts whole groups from the start of `values` at a group boundary (`npending == 0`, so
+    /// no run of 8 under way): one group of equal values, which starts a repeated run, or as
+    /// many groups that are not (up to the bit-packed run's limit), packed at once. Returns the
+    /// values taken.
+    fn put_groups<T: Copy>(&mut self, values: &[T], to_u32: impl Fn(T) -> u32) -> usize {
+        let room = MAX_GROUPS - self.groups;
+        let scratch = &mut self.scratch;
+        scratch.clear();
+        for chunk in values.chunks_exact(8).take(room) {
+            let group: [u32; 8] = std::array::from_fn(|j| to_u32(chunk[j]));
+            if group.iter().all(|&x| x == group[0]) {
+                if scratch.is_empty() {
+                    self.len += 8;
+                    self.close_literal();
+                    (self.run_value, self.run_len) = (group[0], 8);
+                    return 8;
+                }
+                break;
+            }
+            scratch.extend_from_slice(&group);
         }
+        let n = scratch.len();
+        self.open_literal();
+        pack32(&self.scratch, self.width, &mut self.buf);
+        (self.run_value, self.run_len) = (self.scratch[n - 1], 0);
+        self.len += n;
+        self.groups += n / 8 - 1;
+        self.end_group();
+        n
     }
 
     /// The pending group is full: it starts a repeated run or joins the bit-packed run.

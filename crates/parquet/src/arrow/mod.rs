@@ -12,6 +12,7 @@ pub mod options;
 mod page_state;
 pub mod plan;
 pub mod restore;
+pub mod shred;
 pub(crate) mod split;
 mod types;
 mod values;

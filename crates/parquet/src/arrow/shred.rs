@@ -103,7 +103,6 @@ impl Offsets {
             Offsets::Fixed(n) => (i * n, (i + 1) * n),
         }
     }
-
 }
 
 /// A node's kind on a leaf's path.
@@ -160,11 +159,13 @@ impl Builder<'_> {
                 }
             }
             (Array::List(l), DataType::List(f)) => {
-                self.path.push(node(Kind::List(Offsets::Small(l.offsets().clone()))));
+                self.path
+                    .push(node(Kind::List(Offsets::Small(l.offsets().clone()))));
                 self.child(l.values(), f, &name)?;
             }
             (Array::LargeList(l), DataType::LargeList(f)) => {
-                self.path.push(node(Kind::List(Offsets::Large(l.offsets().clone()))));
+                self.path
+                    .push(node(Kind::List(Offsets::Large(l.offsets().clone()))));
                 self.child(l.values(), f, &name)?;
             }
             (Array::ListView(l), DataType::ListView(f)) => {
@@ -182,10 +183,12 @@ impl Builder<'_> {
                 self.child(l.values(), f, &name)?;
             }
             (Array::Map(m), DataType::Map(entries, _)) => {
-                let DataType::Struct(kv) = entries.data_type() else {
-                    return Err(mismatch(&name, array, field));
+                let kv = match entries.data_type() {
+                    DataType::Struct(kv) if kv.len() == 2 => kv,
+                    _ => return Err(mismatch(&name, array, field)),
                 };
-                self.path.push(node(Kind::List(Offsets::Small(m.offsets().clone()))));
+                self.path
+                    .push(node(Kind::List(Offsets::Small(m.offsets().clone()))));
                 // key_value is a required group and the key is required, whatever the fields say.
                 let e = format!("{name}.{}", entries.name());
                 self.path.push(Node {
@@ -231,11 +234,14 @@ impl Builder<'_> {
             if !leaf.nullable && leaf.validity.is_some() {
                 return Err(non_nullable(&leaf.name));
             }
-            let len = array.len();
+            let mut ranges = Vec::with_capacity(1);
+            if !array.is_empty() {
+                ranges.push(0..array.len());
+            }
             self.leaves.push(ShreddedLeaf {
                 levels: LeafLevels::Flat,
                 array,
-                ranges: if len == 0 { vec![] } else { vec![0..len] },
+                ranges,
                 max_def,
                 max_rep,
             });
@@ -317,7 +323,10 @@ fn leaf_node(array: &Array, nullable: bool, name: &str) -> Result<(Node, Array)>
             });
             (node(validity, Kind::Leaf(Some(runs))), values.clone())
         }
-        _ => (node(array.validity().cloned(), Kind::Leaf(None)), array.clone()),
+        _ => (
+            node(array.validity().cloned(), Kind::Leaf(None)),
+            array.clone(),
+        ),
     })
 }
 

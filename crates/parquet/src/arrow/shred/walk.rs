@@ -225,11 +225,17 @@ fn estimate(nodes: &[Node]) -> usize {
             Offsets::Large(o) => o.range(lo).start..o.range(hi - 1).end,
             Offsets::Fixed(size) => lo * size..hi * size,
             Offsets::View(_, s) => {
-                total += s.as_slice()[lo..hi].iter().map(|&s| s as usize).sum::<usize>();
+                total += s.as_slice()[lo..hi]
+                    .iter()
+                    .map(|&s| s as usize)
+                    .sum::<usize>();
                 0..child
             }
             Offsets::LargeView(_, s) => {
-                total += s.as_slice()[lo..hi].iter().map(|&s| s as usize).sum::<usize>();
+                total += s.as_slice()[lo..hi]
+                    .iter()
+                    .map(|&s| s as usize)
+                    .sum::<usize>();
                 0..child
             }
         };

@@ -1,7 +1,7 @@
 use super::*;
 use crate::encoding::test_util::Rng;
-use Repetition::*;
 use crate::levels::oracle::{V, expected, shred};
+use Repetition::*;
 
 fn random_value(path: &[Repetition], i: usize, rng: &mut Rng) -> V {
     if i == path.len() {

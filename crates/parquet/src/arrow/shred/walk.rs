@@ -1,4 +1,5 @@
-//! The level walk of one leaf's path: list entries one at a time, runs of valid struct slots
+//! The level walk of one leaf's path: list entries one at a time (runs of valid non-empty lists of
+//! leaves at once), runs of valid struct slots
 //! at once, and the flat tail (the structs and the leaf below the last list) 64 slots at a time.
 
 use super::{Kind, Node, Offsets, Runs, non_nullable};
@@ -98,6 +99,10 @@ impl<'p> Walker<'p> {
         let k = self.seg[d];
         let inner = def + i16::from(node.nullable);
         let first = slots.start;
+        let contiguous = matches!(offsets, Offsets::Small(_) | Offsets::Large(_));
+        if contiguous && d + 2 == self.nodes.len() {
+            return self.list_of_leaves(d, offsets, slots, def, r);
+        }
         for i in slots {
             let ri = if i == first { r } else { k };
             if node.validity.as_ref().is_some_and(|v| !v.get(i)) {
@@ -113,6 +118,59 @@ impl<'p> Walker<'p> {
             } else {
                 self.walk(d + 1, a, b, inner + 1, ri)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Entries `slots` of the list node `d` whose element is the leaf and whose entries' child
+    /// ranges follow each other (List, LargeList, Map): each run of valid non-empty entries
+    /// reaches one range of leaf slots, shredded at once.
+    fn list_of_leaves(
+        &mut self,
+        d: usize,
+        offsets: &Offsets,
+        slots: Range<usize>,
+        def: i16,
+        r: i16,
+    ) -> Result<()> {
+        let nodes = self.nodes;
+        let (node, leaf) = (&nodes[d], &nodes[d + 1]);
+        let k = self.seg[d];
+        let inner = def + i16::from(node.nullable);
+        let valid = |i: usize| node.validity.as_ref().is_none_or(|v| v.get(i));
+        let (mut i, mut ri) = (slots.start, r);
+        while i < slots.end {
+            let (a, b) = offsets.range(i);
+            if !valid(i) {
+                if !node.nullable {
+                    return Err(non_nullable(&node.name));
+                }
+                self.push(def, ri, k, 1);
+            } else if a == b {
+                self.push(inner, ri, k, 1);
+            } else {
+                let mut j = i + 1;
+                let mut end = b;
+                while j < slots.end && valid(j) {
+                    let (a, b) = offsets.range(j);
+                    if a == b {
+                        break;
+                    }
+                    (j, end) = (j + 1, b);
+                }
+                if self.track_rep {
+                    let base = self.rep.len();
+                    self.rep.resize(base + (end - a), k + 1);
+                    self.rep[base] = ri;
+                    for x in i + 1..j {
+                        self.rep[base + offsets.range(x).0 - a] = k;
+                    }
+                }
+                self.leaf(leaf, a, end, inner + 1)?;
+                (i, ri) = (j, k);
+                continue;
+            }
+            (i, ri) = (i + 1, k);
         }
         Ok(())
     }
@@ -138,6 +196,9 @@ impl<'p> Walker<'p> {
         if self.track_rep {
             self.rep.push(r);
             self.rep.resize(self.rep.len() + (e - s) - 1, self.seg[d]);
+        }
+        if let [leaf] = tail {
+            return self.leaf(leaf, s, e, def);
         }
         if tail.iter().all(|n| n.validity.is_none()) {
             let full = def + tail.iter().filter(|n| n.nullable).count() as i16;
@@ -176,6 +237,28 @@ impl<'p> Walker<'p> {
             }
             p += m;
         }
+        Ok(())
+    }
+
+    /// Slots `[s, e)` of the leaf, all reached (definition levels only).
+    fn leaf(&mut self, leaf: &Node, s: usize, e: usize, def: i16) -> Result<()> {
+        match &leaf.validity {
+            Some(v) if leaf.nullable => {
+                let mut p = s;
+                while p < e {
+                    let m = (e - p).min(64);
+                    let w = word(v, p, m);
+                    self.def.extend((0..m).map(|j| def + ((w >> j) & 1) as i16));
+                    p += m;
+                }
+            }
+            Some(v) if run_end(v, s, e, true) < e => return Err(non_nullable(&leaf.name)),
+            _ => {
+                let full = def + i16::from(leaf.nullable);
+                self.def.resize(self.def.len() + (e - s), full);
+            }
+        }
+        self.take(leaf, s, e);
         Ok(())
     }
 
@@ -259,14 +342,23 @@ fn word(b: &Bitmap, pos: usize, m: usize) -> u64 {
     let bit = b.offset() + pos;
     let bytes = b.bytes();
     let (start, shift) = (bit / 8, bit % 8);
-    let mut buf = [0u8; 9];
-    let avail = &bytes[start..bytes.len().min(start + 9)];
-    buf[..avail.len()].copy_from_slice(avail);
-    let lo = u64::from_le_bytes(buf[..8].try_into().expect("8 bytes"));
-    let w = if shift == 0 {
-        lo
-    } else {
-        (lo >> shift) | (u64::from(buf[8]) << (64 - shift))
+    let w = match bytes.get(start..start + 8) {
+        Some(eight) => {
+            let lo = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+            match bytes.get(start + 8) {
+                Some(&hi) if shift > 0 => (lo >> shift) | (u64::from(hi) << (64 - shift)),
+                _ => lo >> shift,
+            }
+        }
+        // The last bytes: fewer than 8 left.
+        None => {
+            let tail = bytes.get(start..).unwrap_or_default();
+            let lo = tail
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (i, &x)| w | u64::from(x) << (8 * i));
+            lo >> shift
+        }
     };
     w & mask(m)
 }

@@ -1,6 +1,6 @@
-//! The level walk of one leaf's path: list entries one at a time (runs of valid non-empty lists of
-//! leaves at once), runs of valid struct slots
-//! at once, and the flat tail (the structs and the leaf below the last list) 64 slots at a time.
+//! The level walk of one leaf's path: list entries one at a time (a list of leaves: each run of
+//! valid non-empty entries at once), runs of valid struct slots at once, and the flat tail (the
+//! structs and the leaf below the last list) 64 slots at a time.
 
 use super::{Kind, Node, Offsets, Runs, non_nullable};
 use quiver_arrow::Result;

@@ -7,10 +7,11 @@
 //! groups (`key` required, `value` by its nullability); a struct is a group of its children;
 //! everything else is one leaf (a dictionary or run-end encoded array stands for its values).
 //!
-//! Each leaf's path from the column's top is turned into a list of [`Node`]s (validity, offsets
+//! Each leaf's path from the column's top is turned into a list of `Node`s (validity, offsets
 //! and the leaf's logical nulls, all shared with the input, nothing copied) and walked by
-//! `walk::Walker`: list entries one at a time (runs of them over a leaf), runs of struct slots at once, and the part of
-//! the path below the last list (structs and the leaf) 64 slots at a time from the bitmaps.
+//! `walk::Walker`: list entries one at a time (runs of them over a leaf), runs of struct slots
+//! at once, and the path below the last list (structs and the leaf) 64 slots at a time from
+//! the bitmaps.
 
 mod walk;
 

@@ -4,6 +4,7 @@
 //! - `types`: a leaf's Arrow type from its physical, logical and converted types.
 //! - [`plan`]: the Arrow shape of the schema tree and where each array's parts come from.
 //! - [`restore`]: the `ARROW:schema` key.
+//! - [`shred`]: an Arrow column into each leaf's definition and repetition levels (writing).
 
 pub mod build;
 mod dense;
@@ -12,6 +13,7 @@ pub mod options;
 mod page_state;
 pub mod plan;
 pub mod restore;
+pub mod shred;
 pub(crate) mod split;
 mod types;
 mod values;

@@ -7,6 +7,8 @@
 //! arrays.
 
 pub mod assemble;
+#[cfg(test)]
+pub(crate) mod oracle;
 pub mod spread;
 pub mod validity;
 

@@ -1,15 +1,7 @@
 use super::*;
 use crate::encoding::test_util::Rng;
+use crate::levels::oracle::{V, expected, shred};
 use Repetition::*;
-
-/// A value along a path: what each node holds.
-#[derive(Debug, Clone)]
-enum V {
-    Null,
-    One(Box<V>),
-    List(Vec<V>),
-    Leaf,
-}
 
 fn random_value(path: &[Repetition], i: usize, rng: &mut Rng) -> V {
     if i == path.len() {
@@ -24,73 +16,6 @@ fn random_value(path: &[Repetition], i: usize, rng: &mut Rng) -> V {
                 .map(|_| random_value(path, i + 1, rng))
                 .collect(),
         ),
-    }
-}
-
-/// Dremel shredding, straight from the definition.
-fn shred(path: &[Repetition], i: usize, v: &V, d: i16, r: i16, out: &mut Vec<(i16, i16)>) {
-    if i == path.len() {
-        out.push((d, r));
-        return;
-    }
-    let rep_here = path[..=i].iter().filter(|&&n| n == Repeated).count() as i16;
-    match (path[i], v) {
-        (Required, V::One(c)) => shred(path, i + 1, c, d, r, out),
-        (Optional, V::Null) => out.push((d, r)),
-        (Optional, V::One(c)) => shred(path, i + 1, c, d + 1, r, out),
-        (Repeated, V::List(items)) if items.is_empty() => out.push((d, r)),
-        (Repeated, V::List(items)) => {
-            for (j, c) in items.iter().enumerate() {
-                shred(
-                    path,
-                    i + 1,
-                    c,
-                    d + 1,
-                    if j == 0 { r } else { rep_here },
-                    out,
-                );
-            }
-        }
-        other => unreachable!("{other:?}"),
-    }
-}
-
-#[derive(Default, Debug, PartialEq)]
-struct Expected {
-    validity: Vec<Vec<bool>>,
-    offsets: Vec<Vec<i64>>,
-    counts: Vec<i64>,
-    values: usize,
-}
-
-fn child(v: Option<&V>) -> Option<&V> {
-    match v {
-        Some(V::One(c)) => Some(&**c),
-        _ => None,
-    }
-}
-
-/// The structure, walked slot by slot: `v` is `None` where an ancestor in the segment is null.
-fn walk(path: &[Repetition], i: usize, v: Option<&V>, e: &mut Expected) {
-    if i == path.len() {
-        e.values += usize::from(v.is_some());
-        return;
-    }
-    match path[i] {
-        Required => walk(path, i + 1, child(v), e),
-        Optional => {
-            e.validity[i].push(matches!(v, Some(V::One(_))));
-            walk(path, i + 1, child(v), e);
-        }
-        Repeated => {
-            e.offsets[i].push(e.counts[i]);
-            if let Some(V::List(items)) = v {
-                for c in items {
-                    walk(path, i + 1, Some(c), e);
-                }
-                e.counts[i] += items.len() as i64;
-            }
-        }
     }
 }
 
@@ -116,21 +41,10 @@ fn assembly_matches_the_structure_for_every_path_up_to_depth_4() {
             .map(|_| random_value(&path, 0, &mut rng))
             .collect();
         let mut levels = Vec::new();
-        let mut want = Expected {
-            validity: vec![Vec::new(); path.len()],
-            offsets: vec![Vec::new(); path.len()],
-            counts: vec![0; path.len()],
-            values: 0,
-        };
         for rec in &records {
-            shred(&path, 0, rec, 0, 0, &mut levels);
-            walk(&path, 0, Some(rec), &mut want);
+            shred(&path, rec, &mut levels);
         }
-        for (i, o) in want.offsets.iter_mut().enumerate() {
-            if path[i] == Repeated {
-                o.push(want.counts[i]);
-            }
-        }
+        let want = expected(&path, &records);
         let def: Vec<i16> = levels.iter().map(|l| l.0).collect();
         let rep: Vec<i16> = if p.max_rep() > 0 {
             levels.iter().map(|l| l.1).collect()

@@ -52,8 +52,8 @@ impl Annotation {
 }
 
 /// The legacy converted type of a logical type, as Arrow C++ sets it (`ToConvertedType`):
-/// times only when adjusted to UTC, timestamps in ms/µs only when adjusted to UTC, none for
-/// UUID, FLOAT16 and the null type.
+/// times only when adjusted to UTC (timestamps: see [`timestamp`]), none for UUID, FLOAT16 and
+/// the null type.
 fn converted(l: &LogicalType<'_>) -> Option<ConvertedType> {
     use ConvertedType as C;
     Some(match *l {
@@ -71,14 +71,6 @@ fn converted(l: &LogicalType<'_>) -> Option<ConvertedType> {
         } => match unit {
             TimeUnit::Millis => C::TIME_MILLIS,
             TimeUnit::Micros => C::TIME_MICROS,
-            _ => return None,
-        },
-        LogicalType::Timestamp {
-            is_adjusted_to_utc: true,
-            unit,
-        } => match unit {
-            TimeUnit::Millis => C::TIMESTAMP_MILLIS,
-            TimeUnit::Micros => C::TIMESTAMP_MICROS,
             _ => return None,
         },
         LogicalType::Integer {
@@ -159,7 +151,7 @@ fn storage(t: &DataType, options: &SchemaOptions) -> Result<Annotation, String> 
         D::Decimal32 { precision, scale }
         | D::Decimal64 { precision, scale }
         | D::Decimal128 { precision, scale }
-        | D::Decimal256 { precision, scale } => decimal(*precision, *scale, options),
+        | D::Decimal256 { precision, scale } => decimal(*precision, *scale, options)?,
         D::Date32 => plain(Type::INT32, S::Signed).logical(LogicalType::Date),
         D::Date64 => {
             Annotation::new(Type::INT32, S::Signed, C::MillisToDays).logical(LogicalType::Date)
@@ -194,7 +186,14 @@ fn integer(t: &DataType) -> Annotation {
     })
 }
 
-fn decimal(precision: u8, scale: i8, options: &SchemaOptions) -> Annotation {
+fn decimal(precision: u8, scale: i8, options: &SchemaOptions) -> Result<Annotation, String> {
+    if scale < 0 || scale as u8 > precision {
+        // As Arrow C++: the format's DECIMAL needs 0 <= scale <= precision.
+        return Err(format!(
+            "decimal({precision}, {scale}) cannot be written to Parquet: \
+             its scale must be between 0 and the precision"
+        ));
+    }
     let logical = LogicalType::Decimal {
         scale: i32::from(scale),
         precision: i32::from(precision),
@@ -219,7 +218,7 @@ fn decimal(precision: u8, scale: i8, options: &SchemaOptions) -> Annotation {
             )
         }
     };
-    a.logical(logical)
+    Ok(a.logical(logical))
 }
 
 fn time(u: ArrowUnit, time32: bool) -> Annotation {
@@ -236,12 +235,23 @@ fn time(u: ArrowUnit, time32: bool) -> Annotation {
 }
 
 fn timestamp(u: ArrowUnit, zoned: bool) -> Annotation {
+    // Parquet has no seconds: timestamp[s] is stored in milliseconds (as Arrow C++ does).
     let (unit, conversion) = match parquet_unit(u) {
         Some(unit) => (unit, Conversion::Identity),
         None => (TimeUnit::Millis, Conversion::SecondsToMillis),
     };
-    Annotation::new(Type::INT64, SortOrder::Signed, conversion).logical(LogicalType::Timestamp {
-        is_adjusted_to_utc: zoned,
-        unit,
-    })
+    let mut a = Annotation::new(Type::INT64, SortOrder::Signed, conversion).logical(
+        LogicalType::Timestamp {
+            is_adjusted_to_utc: zoned,
+            unit,
+        },
+    );
+    // Arrow C++ sets the converted type of millisecond and microsecond timestamps whether or
+    // not they are adjusted to UTC (ARROW-5878: old readers know timestamps only by it).
+    a.converted = match unit {
+        TimeUnit::Millis => Some(ConvertedType::TIMESTAMP_MILLIS),
+        TimeUnit::Micros => Some(ConvertedType::TIMESTAMP_MICROS),
+        _ => None,
+    };
+    a
 }

@@ -9,6 +9,9 @@ the schema elements with the file's.
 `write_schema.py compare`: reads JSON lines {"theirs": base64, "ours": base64} (ARROW:schema
 values) and prints one JSON line per case: whether pyarrow reads both to equal schemas
 (metadata included), and both as pyarrow prints them.
+
+`write_schema.py refuses`: reads JSON lines {"schema": base64 ARROW:schema value} and prints
+{"schema": ..., "error": pyarrow's error making a Parquet writer for it, or null}.
 """
 import base64
 import json
@@ -146,8 +149,18 @@ def compare():
         )
 
 
+def refuses():
+    for line in sys.stdin:
+        s = pa.ipc.read_schema(pa.py_buffer(base64.b64decode(json.loads(line)["schema"])))
+        try:
+            # The writer converts the schema when it is made (no arrays needed: pyarrow cannot
+            # make arrays of every type, e.g. month intervals).
+            pq.ParquetWriter(pa.BufferOutputStream(), s).close()
+            error = None
+        except Exception as e:  # noqa: BLE001 - any refusal counts
+            error = f"{type(e).__name__}: {e}"
+        print(json.dumps({"schema": str(s), "error": error}), flush=True)
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "write":
-        write(sys.argv[2])
-    else:
-        compare()
+    {"write": lambda: write(sys.argv[2]), "compare": compare, "refuses": refuses}[sys.argv[1]]()

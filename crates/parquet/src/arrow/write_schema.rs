@@ -17,6 +17,7 @@ use super::restore::ARROW_SCHEMA_KEY;
 use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, Type};
 use base64::Engine;
 use quiver_arrow::datatype::{DataType, Field, Schema};
+use quiver_arrow::display::format_field_type;
 use quiver_arrow::{Error, Result};
 use std::sync::Arc;
 
@@ -240,9 +241,10 @@ impl Builder<'_> {
                 self.repeated(LIST_NAME, 1, |b| b.field(ELEMENT_NAME, item, None))
             }
             DataType::Map(entries, _) => self.map(entries, element),
-            DataType::Union(..) => {
-                Err(self.error(format!("{} cannot be written to Parquet", f.data_type())))
-            }
+            DataType::Union(..) => Err(self.error(format!(
+                "{} cannot be written to Parquet",
+                format_field_type(f)
+            ))),
             _ => self.leaf(f, element),
         }
     }

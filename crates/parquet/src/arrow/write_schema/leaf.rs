@@ -6,6 +6,7 @@ use super::super::types::{INTEGERS, JSON_EXTENSION, UUID_EXTENSION, parquet_unit
 use super::SchemaOptions;
 use crate::format::{ConvertedType, LogicalType, TimeUnit, Type};
 use quiver_arrow::datatype::{DataType, Field, TimeUnit as ArrowUnit};
+use quiver_arrow::display::{format_field_type, format_type};
 
 /// What a leaf is in Parquet.
 pub(super) struct Annotation {
@@ -109,7 +110,7 @@ pub(super) fn annotate(f: &Field, options: &SchemaOptions) -> Result<Annotation,
     if t.is_nested() {
         return Err(format!(
             "{} cannot be written to Parquet (only flat values can be dictionary or run-end encoded)",
-            f.data_type()
+            format_field_type(f)
         ));
     }
     let extension = f.extension_type().map(|e| e.name);
@@ -166,7 +167,12 @@ fn storage(t: &DataType, options: &SchemaOptions) -> Result<Annotation, String> 
         }
         D::FixedSizeBinary(w) => Annotation::fixed(*w, S::Bytes, C::Identity),
         // As Arrow C++: Parquet's INTERVAL (months, days, millis) is none of Arrow's intervals.
-        other => return Err(format!("{other} cannot be written to Parquet")),
+        other => {
+            return Err(format!(
+                "{} cannot be written to Parquet",
+                format_type(other)
+            ));
+        }
     })
 }
 

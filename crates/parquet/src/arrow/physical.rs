@@ -1,17 +1,36 @@
 //! Arrow leaf values as a Parquet physical type holds them ([`to_physical`]), and how a leaf's
-//! statistics compare values ([`SortOrder`]).
+//! statistics compare values ([`SortOrder`]); a leaf column's [`LeafSpec`] (made by
+//! [`super::write_schema::WriteSchema`]).
 //!
 //! Where the Arrow layout already is the physical layout (32- and 64-bit integers, floats, byte
 //! arrays, fixed-size binary) the array is returned as it is; `u32`/`u64` and `float16` are
 //! re-typed without copying; everything else is converted in one pass. Null slots keep their
 //! positions (the value written there is unspecified).
 
-use super::write_schema::LeafSpec;
 use crate::format::Type;
 use quiver_arrow::array::{DictionaryArray, FixedSizeBinaryArray, PrimitiveArray, RunEndArray};
 use quiver_arrow::buffer::{Bitmap, Buffer, MutableBuffer};
 use quiver_arrow::native::I256;
 use quiver_arrow::{Array, Error, Result};
+
+/// One leaf column of the written schema: what [`to_physical`] and the column writer need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeafSpec {
+    /// The Parquet path (`["a", "list", "element"]`).
+    pub path: Vec<String>,
+    /// The physical type.
+    pub physical: Type,
+    /// The width of a `FIXED_LEN_BYTE_ARRAY`.
+    pub type_length: Option<i32>,
+    /// How statistics compare values.
+    pub sort_order: SortOrder,
+    /// How Arrow leaf values become physical values ([`to_physical`]).
+    pub conversion: Conversion,
+    /// The maximum definition level.
+    pub max_def: i16,
+    /// The maximum repetition level.
+    pub max_rep: i16,
+}
 
 /// How a leaf's statistics (min/max, column and page indexes) compare values: the sort order
 /// the Parquet format defines for the leaf's logical type (`parquet.thrift`, `ColumnOrder`).

@@ -11,10 +11,10 @@
 
 mod leaf;
 
-use super::physical::{Conversion, SortOrder};
+pub use super::physical::LeafSpec;
 use super::plan::FIELD_ID_KEY;
 use super::restore::ARROW_SCHEMA_KEY;
-use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, Type};
+use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, SchemaElement};
 use base64::Engine;
 use quiver_arrow::datatype::{DataType, Field, Schema};
 use quiver_arrow::display::format_field_type;
@@ -50,25 +50,6 @@ impl Default for SchemaOptions {
             decimal_as_integer: true,
         }
     }
-}
-
-/// One leaf column of the written schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LeafSpec {
-    /// The Parquet path (`["a", "list", "element"]`).
-    pub path: Vec<String>,
-    /// The physical type.
-    pub physical: Type,
-    /// The width of a `FIXED_LEN_BYTE_ARRAY`.
-    pub type_length: Option<i32>,
-    /// How statistics compare values.
-    pub sort_order: SortOrder,
-    /// How Arrow leaf values become physical values ([`super::physical::to_physical`]).
-    pub conversion: Conversion,
-    /// The maximum definition level.
-    pub max_def: i16,
-    /// The maximum repetition level.
-    pub max_rep: i16,
 }
 
 /// The Parquet schema of an Arrow schema; built once per file.

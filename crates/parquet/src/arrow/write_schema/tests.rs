@@ -1,6 +1,8 @@
 use super::leaf::decimal_width;
 use super::*;
+use crate::arrow::physical::{Conversion, SortOrder};
 use crate::arrow::restore::decode_arrow_schema;
+use crate::format::Type;
 use quiver_arrow::datatype::{
     Fields, IntegerType, IntervalUnit, TimeUnit as ArrowUnit, UnionFields,
 };

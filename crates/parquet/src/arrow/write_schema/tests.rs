@@ -467,3 +467,77 @@ fn arrow_schema_value_round_trips() {
         .unwrap();
     assert_eq!((&raw[..4], raw.len() % 8), (&[0xFF; 4][..], 0));
 }
+
+/// The reader's view of a written schema: our elements and `ARROW:schema` value through the
+/// reader's `arrow_schema` (schema tree, leaf types, restore) give back the original Arrow
+/// types — except where Parquet and Arrow C++ themselves lose them, listed here as pyarrow 26
+/// reads the same file.
+#[test]
+fn the_reader_restores_the_written_types() {
+    let ts = |u, tz: Option<&str>| DataType::Timestamp(u, tz.map(Into::into));
+    let item = |t: DataType| Arc::new(Field::new("element", t, true));
+    let same = [
+        DataType::Int8,
+        DataType::UInt64,
+        DataType::Float16,
+        DataType::Decimal128 {
+            precision: 7,
+            scale: 2,
+        },
+        DataType::Decimal256 {
+            precision: 50,
+            scale: 2,
+        },
+        ts(ArrowUnit::Millisecond, None),
+        ts(ArrowUnit::Nanosecond, Some("America/New_York")),
+        DataType::Duration(ArrowUnit::Microsecond),
+        DataType::Time64(ArrowUnit::Nanosecond),
+        DataType::LargeUtf8,
+        DataType::BinaryView,
+        DataType::FixedSizeBinary(3),
+        DataType::dictionary(IntegerType::Int16, DataType::Utf8),
+        DataType::LargeList(item(DataType::Utf8)),
+        DataType::FixedSizeList(item(DataType::Int32), 2),
+        DataType::Null,
+    ];
+    // (written, read back by this crate and by pyarrow 26)
+    let lossy = [
+        (
+            ts(ArrowUnit::Second, None),
+            ts(ArrowUnit::Millisecond, None),
+        ),
+        (
+            DataType::Time32(ArrowUnit::Second),
+            DataType::Time32(ArrowUnit::Millisecond),
+        ),
+        (DataType::Date64, DataType::Date32),
+        (
+            DataType::dictionary(IntegerType::Int8, DataType::Int32),
+            DataType::Int32,
+        ),
+    ];
+    let mut fields: Vec<Field> = Vec::new();
+    let mut want: Vec<Field> = Vec::new();
+    for (i, t) in same.iter().enumerate() {
+        fields.push(Field::new(format!("s{i}"), t.clone(), true));
+        want.push(Field::new(format!("s{i}"), t.clone(), true));
+    }
+    for (i, (t, read)) in lossy.iter().enumerate() {
+        fields.push(Field::new(format!("l{i}"), t.clone(), true));
+        want.push(Field::new(format!("l{i}"), read.clone(), true));
+    }
+    let uuid =
+        Field::new("u", DataType::FixedSizeBinary(16), false).with_extension("arrow.uuid", "");
+    fields.push(uuid.clone());
+    want.push(uuid);
+    let ws = WriteSchema::new(&Schema::new(fields), &SchemaOptions::default()).unwrap();
+    let elements = ws.elements();
+    let descr = crate::schema::SchemaDescriptor::new(&elements).unwrap();
+    let value = ws.arrow_schema_value().unwrap();
+    let kv = [(ARROW_SCHEMA_KEY.as_bytes(), Some(value.as_bytes()))];
+    let read = crate::arrow::arrow_schema(&descr, &elements, &kv, &Default::default()).unwrap();
+    assert_eq!(read.schema.fields.len(), want.len());
+    for (r, w) in read.schema.fields.iter().zip(&want) {
+        assert_eq!(&**r, w, "{}", w.name());
+    }
+}

@@ -5,18 +5,22 @@
 //! - [`plan`]: the Arrow shape of the schema tree and where each array's parts come from.
 //! - [`restore`]: the `ARROW:schema` key.
 //! - [`shred`]: an Arrow column into each leaf's definition and repetition levels (writing).
+//! - [`write_schema`]: an Arrow schema as a Parquet schema (and the `ARROW:schema` value).
+//! - [`physical`]: Arrow leaf values as the physical type holds them; statistics' sort order.
 
 pub mod build;
 mod dense;
 pub mod leaf;
 pub mod options;
 mod page_state;
+pub mod physical;
 pub mod plan;
 pub mod restore;
 pub mod shred;
 pub(crate) mod split;
 mod types;
 mod values;
+pub mod write_schema;
 
 use crate::format::SchemaElement;
 use crate::schema::SchemaDescriptor;

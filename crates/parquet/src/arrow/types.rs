@@ -8,14 +8,69 @@ use quiver_arrow::datatype::{DataType, TimeUnit as ArrowUnit};
 use quiver_arrow::{Error, Result};
 use std::sync::Arc;
 
+/// The time units both formats have (Parquet has no seconds), read and written by this table.
+const UNITS: [(TimeUnit, ArrowUnit); 3] = [
+    (TimeUnit::Millis, ArrowUnit::Millisecond),
+    (TimeUnit::Micros, ArrowUnit::Microsecond),
+    (TimeUnit::Nanos, ArrowUnit::Nanosecond),
+];
+
 fn unit(u: TimeUnit) -> Option<ArrowUnit> {
-    match u {
-        TimeUnit::Millis => Some(ArrowUnit::Millisecond),
-        TimeUnit::Micros => Some(ArrowUnit::Microsecond),
-        TimeUnit::Nanos => Some(ArrowUnit::Nanosecond),
-        TimeUnit::Unknown(_) => None,
+    UNITS.iter().find(|(p, _)| *p == u).map(|&(_, a)| a)
+}
+
+/// The Parquet unit of an Arrow unit; `None` for seconds.
+pub(super) fn parquet_unit(u: ArrowUnit) -> Option<TimeUnit> {
+    UNITS.iter().find(|(_, a)| *a == u).map(|&(p, _)| p)
+}
+
+/// An integer annotation: `INTEGER(bits, signed)` on its physical type, the legacy converted
+/// type meaning the same, and the Arrow type it is.
+pub(super) struct IntegerAnnotation {
+    pub bit_width: i8,
+    pub is_signed: bool,
+    pub physical: Type,
+    pub converted: ConvertedType,
+    pub arrow: DataType,
+}
+
+const fn int(
+    bit_width: i8,
+    is_signed: bool,
+    converted: ConvertedType,
+    arrow: DataType,
+) -> IntegerAnnotation {
+    let physical = if bit_width == 64 {
+        Type::INT64
+    } else {
+        Type::INT32
+    };
+    IntegerAnnotation {
+        bit_width,
+        is_signed,
+        physical,
+        converted,
+        arrow,
     }
 }
+
+/// Every integer annotation, read (logical or converted type → Arrow) and written (Arrow →
+/// both annotations) by this one table.
+pub(super) static INTEGERS: [IntegerAnnotation; 8] = [
+    int(8, true, ConvertedType::INT_8, DataType::Int8),
+    int(16, true, ConvertedType::INT_16, DataType::Int16),
+    int(32, true, ConvertedType::INT_32, DataType::Int32),
+    int(64, true, ConvertedType::INT_64, DataType::Int64),
+    int(8, false, ConvertedType::UINT_8, DataType::UInt8),
+    int(16, false, ConvertedType::UINT_16, DataType::UInt16),
+    int(32, false, ConvertedType::UINT_32, DataType::UInt32),
+    int(64, false, ConvertedType::UINT_64, DataType::UInt64),
+];
+
+/// The name of the canonical UUID extension type (`FIXED_LEN_BYTE_ARRAY(16)` with `UUID`).
+pub(super) const UUID_EXTENSION: &str = "arrow.uuid";
+/// The name of the canonical JSON extension type (`BYTE_ARRAY` with `JSON`).
+pub(super) const JSON_EXTENSION: &str = "arrow.json";
 
 fn decimal(precision: i32, scale: i32, name: &str) -> Result<DataType> {
     if !(1..=76).contains(&precision) || scale < -128 || scale > precision {
@@ -71,9 +126,9 @@ pub fn extension(e: &SchemaElement<'_>) -> Option<&'static str> {
         (Some(LogicalType::Uuid), Some(Type::FIXED_LEN_BYTE_ARRAY))
             if e.type_length == Some(16) =>
         {
-            Some("arrow.uuid")
+            Some(UUID_EXTENSION)
         }
-        (Some(LogicalType::Json), Some(Type::BYTE_ARRAY)) => Some("arrow.json"),
+        (Some(LogicalType::Json), Some(Type::BYTE_ARRAY)) => Some(JSON_EXTENSION),
         _ => None,
     }
 }
@@ -161,16 +216,12 @@ fn from_logical(
                 is_signed,
             },
             T::INT32 | T::INT64,
-        ) => match (bit_width, is_signed, physical) {
-            (8, true, T::INT32) => DataType::Int8,
-            (16, true, T::INT32) => DataType::Int16,
-            (32, true, T::INT32) => DataType::Int32,
-            (8, false, T::INT32) => DataType::UInt8,
-            (16, false, T::INT32) => DataType::UInt16,
-            (32, false, T::INT32) => DataType::UInt32,
-            (64, true, T::INT64) => DataType::Int64,
-            (64, false, T::INT64) => DataType::UInt64,
-            _ => return Err(mismatch(e, &format!("INTEGER({bit_width}, {is_signed})"))),
+        ) => match INTEGERS
+            .iter()
+            .find(|i| (i.bit_width, i.is_signed, i.physical) == (bit_width, is_signed, physical))
+        {
+            Some(i) => i.arrow.clone(),
+            None => return Err(mismatch(e, &format!("INTEGER({bit_width}, {is_signed})"))),
         },
         (L::Null, _) => DataType::Null,
         (L::Float16, T::FIXED_LEN_BYTE_ARRAY) if e.type_length == Some(2) => DataType::Float16,
@@ -192,6 +243,12 @@ fn from_converted(
 ) -> Result<DataType> {
     use ConvertedType as C;
     use Type as T;
+    if let Some(i) = INTEGERS
+        .iter()
+        .find(|i| (i.converted, i.physical) == (converted, physical))
+    {
+        return Ok(i.arrow.clone());
+    }
     Ok(match (converted, physical) {
         (C::UTF8 | C::JSON, T::BYTE_ARRAY) => strings(options),
         (C::ENUM | C::BSON, T::BYTE_ARRAY) => binary(options),
@@ -203,14 +260,6 @@ fn from_converted(
         (C::TIME_MICROS, T::INT64) => DataType::Time64(ArrowUnit::Microsecond),
         (C::TIMESTAMP_MILLIS, T::INT64) => DataType::Timestamp(ArrowUnit::Millisecond, utc(true)),
         (C::TIMESTAMP_MICROS, T::INT64) => DataType::Timestamp(ArrowUnit::Microsecond, utc(true)),
-        (C::INT_8, T::INT32) => DataType::Int8,
-        (C::INT_16, T::INT32) => DataType::Int16,
-        (C::INT_32, T::INT32) => DataType::Int32,
-        (C::UINT_8, T::INT32) => DataType::UInt8,
-        (C::UINT_16, T::INT32) => DataType::UInt16,
-        (C::UINT_32, T::INT32) => DataType::UInt32,
-        (C::INT_64, T::INT64) => DataType::Int64,
-        (C::UINT_64, T::INT64) => DataType::UInt64,
         (C::INTERVAL, T::FIXED_LEN_BYTE_ARRAY) => {
             DataType::FixedSizeBinary(e.type_length.unwrap_or(12))
         }

@@ -1,0 +1,313 @@
+use super::*;
+use crate::arrow::write_schema::{SchemaOptions, WriteSchema};
+use half::f16;
+use quiver_arrow::array::StringArray;
+use quiver_arrow::datatype::{Field, IntegerType, Schema, TimeUnit};
+use quiver_arrow::{DataType, I128};
+
+fn leaf_for(t: DataType) -> LeafSpec {
+    leaf_with(t, &SchemaOptions::default())
+}
+
+fn leaf_with(t: DataType, options: &SchemaOptions) -> LeafSpec {
+    let schema = Schema::new(vec![Field::new("x", t, true)]);
+    WriteSchema::new(&schema, options).unwrap().leaves()[0].clone()
+}
+
+fn typed<T: quiver_arrow::array::PrimitiveType>(values: Vec<Option<T>>, t: DataType) -> Array {
+    T::into_array(
+        PrimitiveArray::from_options(values)
+            .with_data_type(t)
+            .unwrap(),
+    )
+}
+
+fn i32s(a: &Array) -> Vec<Option<i32>> {
+    match a {
+        Array::I32(p) => p.iter().collect(),
+        other => panic!("not I32: {:?}", other.data_type()),
+    }
+}
+
+fn i64s(a: &Array) -> Vec<Option<i64>> {
+    match a {
+        Array::I64(p) => p.iter().collect(),
+        other => panic!("not I64: {:?}", other.data_type()),
+    }
+}
+
+fn fixed(a: &Array) -> Vec<Option<Vec<u8>>> {
+    match a {
+        Array::FixedSizeBinary(f) => f.iter().map(|v| v.map(<[u8]>::to_vec)).collect(),
+        other => panic!("not FLBA: {:?}", other.data_type()),
+    }
+}
+
+#[test]
+fn small_and_unsigned_integers_widen() {
+    let a = typed(vec![Some(-128i8), None, Some(127)], DataType::Int8);
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(DataType::Int8)).unwrap()),
+        [Some(-128), None, Some(127)]
+    );
+    let a = typed(vec![Some(255u8), Some(0)], DataType::UInt8);
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(DataType::UInt8)).unwrap()),
+        [Some(255), Some(0)]
+    );
+    let a = typed(vec![Some(65535u16), None], DataType::UInt16);
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(DataType::UInt16)).unwrap()),
+        [Some(65535), None]
+    );
+    let a = typed(vec![Some(-32768i16)], DataType::Int16);
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(DataType::Int16)).unwrap()),
+        [Some(-32768)]
+    );
+    // u32 and u64 keep their bits (zero copy): 2^32 - 1 is -1 as i32.
+    let p = PrimitiveArray::from_options([Some(u32::MAX), Some(7), None]);
+    let a = Array::U32(p.slice(0, 3));
+    let out = to_physical(&a, &leaf_for(DataType::UInt32)).unwrap();
+    assert_eq!(i32s(&out), [Some(-1), Some(7), None]);
+    let Array::I32(o) = &out else { unreachable!() };
+    assert_eq!(o.values().as_ptr() as usize, p.values().as_ptr() as usize);
+    let a = Array::U64(PrimitiveArray::from_options([Some(1u64 << 63), None]));
+    assert_eq!(
+        i64s(&to_physical(&a, &leaf_for(DataType::UInt64)).unwrap()),
+        [Some(i64::MIN), None]
+    );
+}
+
+#[test]
+fn identity_layouts_are_zero_copy() {
+    let a = typed(
+        vec![Some(1i64), None],
+        DataType::Timestamp(TimeUnit::Nanosecond, None),
+    );
+    let out = to_physical(&a, &leaf_for(a.data_type().clone())).unwrap();
+    let (Array::I64(x), Array::I64(y)) = (&a, &out) else {
+        unreachable!()
+    };
+    assert_eq!(x.values().as_ptr(), y.values().as_ptr());
+    let s = Array::Utf8(StringArray::from_options([Some("a"), None]));
+    assert!(matches!(
+        to_physical(&s, &leaf_for(DataType::Utf8)).unwrap(),
+        Array::Utf8(_)
+    ));
+}
+
+#[test]
+fn seconds_become_milliseconds_and_overflow_is_an_error() {
+    let t = DataType::Timestamp(TimeUnit::Second, Some("UTC".into()));
+    let a = typed(vec![Some(-2i64), None, Some(1_700_000_000)], t.clone());
+    assert_eq!(
+        i64s(&to_physical(&a, &leaf_for(t.clone())).unwrap()),
+        [Some(-2000), None, Some(1_700_000_000_000)]
+    );
+    // A null slot holding an overflowing value is not an error; a valid one is.
+    let a = typed(vec![Some(1i64), None], t.clone());
+    let Array::I64(p) = &a else { unreachable!() };
+    let (dt, _, validity) = p.clone().into_parts();
+    let big = Array::I64(
+        PrimitiveArray::try_new(dt.clone(), vec![1, i64::MAX].into(), validity).unwrap(),
+    );
+    assert_eq!(
+        i64s(&to_physical(&big, &leaf_for(t.clone())).unwrap())[0],
+        Some(1000)
+    );
+    let bad = Array::I64(PrimitiveArray::try_new(dt, vec![i64::MAX].into(), None).unwrap());
+    let e = to_physical(&bad, &leaf_for(t)).unwrap_err().to_string();
+    assert!(
+        e.contains("value 0") && e.contains("overflows") && e.contains('x'),
+        "{e}"
+    );
+    let t = DataType::Time32(TimeUnit::Second);
+    let a = typed(vec![Some(86_399i32), None], t.clone());
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(t)).unwrap()),
+        [Some(86_399_000), None]
+    );
+}
+
+#[test]
+fn date64_becomes_days_truncated_as_arrow_cpp() {
+    let day = 86_400_000i64;
+    let a = typed(
+        vec![Some(0), Some(3 * day + 5), Some(-1), Some(-day - 1), None],
+        DataType::Date64,
+    );
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(DataType::Date64)).unwrap()),
+        [Some(0), Some(3), Some(0), Some(-1), None]
+    );
+    let a = typed(vec![Some(i64::MAX)], DataType::Date64);
+    assert!(to_physical(&a, &leaf_for(DataType::Date64)).is_err());
+}
+
+#[test]
+fn float16_is_two_little_endian_bytes() {
+    let a = Array::F16(PrimitiveArray::from_options([
+        Some(f16::from_f32(1.0)),
+        None,
+        Some(f16::from_f32(-2.5)),
+    ]));
+    let out = fixed(&to_physical(&a, &leaf_for(DataType::Float16)).unwrap());
+    // 1.0 = 0x3C00, -2.5 = 0xC100.
+    assert_eq!(out, [Some(vec![0x00, 0x3C]), None, Some(vec![0x00, 0xC1])]);
+}
+
+fn dec128(values: Vec<Option<i128>>, precision: u8, scale: i8) -> Array {
+    typed(
+        values.into_iter().map(|v| v.map(I128::from_i128)).collect(),
+        DataType::Decimal128 { precision, scale },
+    )
+}
+
+#[test]
+fn decimals_by_precision() {
+    let t = |precision| DataType::Decimal128 {
+        precision,
+        scale: 2,
+    };
+    // precision 20 → FLBA(9), big-endian two's complement.
+    let a = dec128(
+        vec![Some(-1), Some(1), None, Some(-(10i128.pow(20) - 1))],
+        20,
+        2,
+    );
+    let out = fixed(&to_physical(&a, &leaf_for(t(20))).unwrap());
+    assert_eq!(out[0], Some(vec![0xFF; 9]));
+    assert_eq!(out[1], Some(vec![0, 0, 0, 0, 0, 0, 0, 0, 1]));
+    assert_eq!(out[2], None);
+    // -(10^20 - 1) = -0x56BC75E2D630FFFFF → two's complement in 9 bytes.
+    assert_eq!(
+        out[3],
+        Some(vec![0xFA, 0x94, 0x38, 0xA1, 0xD2, 0x9C, 0xF0, 0x00, 0x01])
+    );
+    // precision ≤ 9 → INT32, ≤ 18 → INT64.
+    let a = dec128(vec![Some(-999_999_999), None], 9, 2);
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(t(9))).unwrap()),
+        [Some(-999_999_999), None]
+    );
+    let a = dec128(vec![Some(10i128.pow(17)), Some(-5)], 18, 2);
+    assert_eq!(
+        i64s(&to_physical(&a, &leaf_for(t(18))).unwrap()),
+        [Some(10i64.pow(17)), Some(-5)]
+    );
+    // A valid value beyond the stored width is an error.
+    let a = dec128(vec![Some(1i128 << 40)], 9, 2);
+    let e = to_physical(&a, &leaf_for(t(9))).unwrap_err().to_string();
+    assert!(e.contains("beyond its precision"), "{e}");
+    let a = dec128(vec![Some(1i128 << 80)], 20, 2);
+    assert!(to_physical(&a, &leaf_for(t(20))).is_err());
+}
+
+#[test]
+fn decimal32_64_256_sources() {
+    let flba = SchemaOptions {
+        decimal_as_integer: false,
+    };
+    let t32 = DataType::Decimal32 {
+        precision: 5,
+        scale: 1,
+    };
+    let a = typed(vec![Some(-2i32), Some(300)], t32.clone());
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(t32.clone())).unwrap()),
+        [Some(-2), Some(300)]
+    );
+    // FLBA(3), as pyarrow stores decimal32(5, 1) by default.
+    let out = fixed(&to_physical(&a, &leaf_with(t32, &flba)).unwrap());
+    assert_eq!(
+        out,
+        [Some(vec![0xFF, 0xFF, 0xFE]), Some(vec![0, 0x01, 0x2C])]
+    );
+    let t64 = DataType::Decimal64 {
+        precision: 4,
+        scale: 0,
+    };
+    let a = typed(vec![Some(-9999i64)], t64.clone());
+    assert_eq!(
+        i32s(&to_physical(&a, &leaf_for(t64)).unwrap()),
+        [Some(-9999)]
+    );
+    let t256 = DataType::Decimal256 {
+        precision: 40,
+        scale: 0,
+    };
+    let v = quiver_arrow::I256::from(-256i128);
+    let a = typed(vec![Some(v)], t256.clone());
+    let mut want = vec![0xFF; 17];
+    want[16] = 0x00;
+    assert_eq!(
+        fixed(&to_physical(&a, &leaf_for(t256)).unwrap()),
+        [Some(want)]
+    );
+    let t256 = DataType::Decimal256 {
+        precision: 15,
+        scale: 0,
+    };
+    let a = typed(vec![Some(quiver_arrow::I256::from(-7i128))], t256.clone());
+    assert_eq!(i64s(&to_physical(&a, &leaf_for(t256)).unwrap()), [Some(-7)]);
+}
+
+#[test]
+fn null_columns_are_all_null_int32() {
+    let a = Array::Null(quiver_arrow::array::NullArray::new(5));
+    let out = to_physical(&a, &leaf_for(DataType::Null)).unwrap();
+    assert_eq!(i32s(&out), [None; 5]);
+    assert_eq!(out.null_count(), 5);
+}
+
+#[test]
+fn dictionaries_keep_their_keys() {
+    let values = typed(vec![Some(86_400_000i64 * 2), Some(0)], DataType::Date64);
+    let keys = Array::I8(PrimitiveArray::from_options([Some(1i8), None, Some(0)]));
+    let d = Array::Dictionary(DictionaryArray::try_new(keys, values, false).unwrap());
+    let t = DataType::dictionary(IntegerType::Int8, DataType::Date64);
+    let out = to_physical(&d, &leaf_for(t)).unwrap();
+    let Array::Dictionary(o) = &out else {
+        panic!("not a dictionary")
+    };
+    assert_eq!(i32s(o.values()), [Some(2), Some(0)]);
+    let Array::I8(k) = o.keys() else {
+        unreachable!()
+    };
+    assert_eq!(k.iter().collect::<Vec<_>>(), [Some(1), None, Some(0)]);
+}
+
+#[test]
+fn run_end_encoded_keeps_its_runs() {
+    let values = typed(vec![Some(5u8), None], DataType::UInt8);
+    let ends = Array::I32(PrimitiveArray::new(vec![2, 5]));
+    let r = RunEndArray::try_new(ends, values).unwrap();
+    let a = Array::RunEndEncoded(r);
+    let t = a.data_type().clone();
+    let out = to_physical(&a, &leaf_for(t)).unwrap();
+    let Array::RunEndEncoded(o) = &out else {
+        panic!("not run-end encoded")
+    };
+    assert_eq!((o.len(), i32s(o.values())), (5, vec![Some(5), None]));
+}
+
+#[test]
+fn a_wrong_array_for_the_leaf_is_an_error() {
+    let a = Array::Utf8(StringArray::from_options([Some("a")]));
+    let e = to_physical(&a, &leaf_for(DataType::Int64))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("INT64") && e.contains('x'), "{e}");
+    let a = typed(vec![Some(1i64)], DataType::Int64);
+    assert!(
+        to_physical(
+            &a,
+            &leaf_for(DataType::Decimal128 {
+                precision: 20,
+                scale: 0
+            })
+        )
+        .is_err()
+    );
+}

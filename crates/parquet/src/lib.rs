@@ -7,8 +7,10 @@
 //! headers, CRCs, levels and values of a page) → [`levels`] (definition/repetition levels,
 //! record assembly) → [`arrow`] (Parquet ↔ Arrow types, `ARROW:schema`, column decoding, array
 //! building; the only module that knows Arrow arrays) → [`file`] (readers over whole files).
+//! [`bloom`] (split-block Bloom filters) knows only hashes, bytes and the format's header.
 
 pub mod arrow;
+pub mod bloom;
 pub mod codec;
 pub mod encoding;
 pub mod file;

@@ -2,6 +2,7 @@
 
 mod arrow_schema;
 mod batched;
+mod bloom;
 mod bomb;
 mod common;
 mod files;

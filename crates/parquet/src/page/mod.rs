@@ -3,6 +3,8 @@
 //! into reused scratch and split into repetition levels, definition levels and values
 //! ([`decode_page`]).
 
+pub mod write;
+
 use crate::codec::{Codec, Decompressor};
 use crate::format::{CompressionCodec, Encoding, PageHeader, PageType};
 use crate::levels::{LevelEncoding, split_v1};

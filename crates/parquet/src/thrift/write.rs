@@ -27,6 +27,13 @@ impl CompactWriter {
         Self::default()
     }
 
+    /// Forgets what was written, keeping the buffer for reuse.
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.last = 0;
+        self.stack.clear();
+    }
+
     /// The bytes written so far.
     pub fn as_bytes(&self) -> &[u8] {
         &self.buf

@@ -1,0 +1,227 @@
+//! Writing pages: a page's encoded parts (levels, values) become header + stored bytes,
+//! compressed with the chunk's codec and carrying their CRC-32.
+//!
+//! Data page v1: the repetition levels and the definition levels (each behind a 4-byte length,
+//! RLE), then the values, all compressed together. Data page v2: the levels first, never
+//! compressed, their lengths in the header, then the values compressed on their own
+//! (`is_compressed` false when the values are empty or the codec is UNCOMPRESSED).
+//! The CRC covers the page's bytes as stored after the header, as parquet.thrift defines it.
+
+use crate::codec::{Codec, Compressor};
+use crate::format::{
+    DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding, PageHeader, PageType,
+    Statistics,
+};
+use crate::thrift::{CompactWriter, ThriftWrite};
+use quiver_arrow::{Error, Result};
+
+/// One data page's parts, encoded but not compressed.
+#[derive(Debug, Clone)]
+pub struct DataPage<'p> {
+    /// Level entries (values and nulls) in the page.
+    pub num_values: usize,
+    /// Entries that are null at some level (definition level below the maximum).
+    pub num_nulls: usize,
+    /// Records (entries with repetition level 0) in the page.
+    pub num_rows: usize,
+    /// How the values are encoded.
+    pub encoding: Encoding,
+    /// Repetition levels, RLE, without length prefix (empty when the maximum is 0).
+    pub rep: &'p [u8],
+    /// Definition levels, RLE, without length prefix (empty when the maximum is 0).
+    pub def: &'p [u8],
+    /// The encoded values.
+    pub values: &'p [u8],
+    /// The page's statistics, if written in the header.
+    pub statistics: Option<Statistics<'p>>,
+}
+
+/// What a written page took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrittenPage {
+    /// Header bytes.
+    pub header_len: usize,
+    /// Bytes after the header, as stored.
+    pub compressed_len: usize,
+    /// Bytes after the header, uncompressed.
+    pub uncompressed_len: usize,
+}
+
+impl WrittenPage {
+    /// The page's whole size in the file (header included).
+    pub fn stored_len(&self) -> usize {
+        self.header_len + self.compressed_len
+    }
+}
+
+/// Writes pages with one codec, reusing its scratch buffers.
+#[derive(Debug)]
+pub struct PageWriter {
+    compressor: Compressor,
+    crc: bool,
+    body: Vec<u8>,
+    header: CompactWriter,
+}
+
+fn page_size(n: usize, what: &str) -> Result<i32> {
+    i32::try_from(n).map_err(|_| {
+        Error::invalid(format!(
+            "a page's {what} would be {n} bytes, more than a page header can hold (2^31 - 1)"
+        ))
+    })
+}
+
+fn count(n: usize, what: &str) -> Result<i32> {
+    i32::try_from(n)
+        .map_err(|_| Error::invalid(format!("a page would hold {n} {what}, more than 2^31 - 1")))
+}
+
+impl PageWriter {
+    /// A writer compressing with `codec` at `level`, writing CRCs when `crc`.
+    pub fn new(codec: Codec, level: Option<i32>, crc: bool) -> Result<PageWriter> {
+        Ok(PageWriter {
+            compressor: Compressor::new(codec, level)?,
+            crc,
+            body: Vec::new(),
+            header: CompactWriter::new(),
+        })
+    }
+
+    /// The codec.
+    pub fn codec(&self) -> Codec {
+        self.compressor.codec()
+    }
+
+    /// Appends a dictionary page of `num_values` PLAIN-encoded `values` to `out`.
+    pub fn dictionary(
+        &mut self,
+        num_values: usize,
+        values: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let stored = self.compressor.compress(values)?;
+        let header = PageHeader {
+            type_: PageType::DICTIONARY_PAGE,
+            uncompressed_page_size: page_size(values.len(), "values")?,
+            compressed_page_size: page_size(stored.len(), "stored bytes")?,
+            crc: self.crc.then(|| crc32fast::hash(stored) as i32),
+            data_page_header: None,
+            index_page_header: false,
+            dictionary_page_header: Some(DictionaryPageHeader {
+                num_values: count(num_values, "dictionary values")?,
+                encoding: Encoding::PLAIN,
+                is_sorted: None,
+            }),
+            data_page_header_v2: None,
+        };
+        Ok(emit(
+            &mut self.header,
+            &header,
+            &[stored],
+            values.len(),
+            out,
+        ))
+    }
+
+    /// Appends a data page v1 to `out`.
+    pub fn data_v1(&mut self, page: &DataPage<'_>, out: &mut Vec<u8>) -> Result<WrittenPage> {
+        self.body.clear();
+        for levels in [page.rep, page.def] {
+            if !levels.is_empty() {
+                let n = page_size(levels.len(), "levels")?;
+                self.body.extend_from_slice(&n.to_le_bytes());
+                self.body.extend_from_slice(levels);
+            }
+        }
+        self.body.extend_from_slice(page.values);
+        let uncompressed = self.body.len();
+        let stored = self.compressor.compress(&self.body)?;
+        let header = PageHeader {
+            type_: PageType::DATA_PAGE,
+            uncompressed_page_size: page_size(uncompressed, "bytes")?,
+            compressed_page_size: page_size(stored.len(), "stored bytes")?,
+            crc: self.crc.then(|| crc32fast::hash(stored) as i32),
+            data_page_header: Some(DataPageHeader {
+                num_values: count(page.num_values, "values")?,
+                encoding: page.encoding,
+                definition_level_encoding: Encoding::RLE,
+                repetition_level_encoding: Encoding::RLE,
+                statistics: page.statistics.clone(),
+            }),
+            index_page_header: false,
+            dictionary_page_header: None,
+            data_page_header_v2: None,
+        };
+        Ok(emit(
+            &mut self.header,
+            &header,
+            &[stored],
+            uncompressed,
+            out,
+        ))
+    }
+
+    /// Appends a data page v2 to `out`.
+    pub fn data_v2(&mut self, page: &DataPage<'_>, out: &mut Vec<u8>) -> Result<WrittenPage> {
+        let compress = self.codec() != Codec::Uncompressed && !page.values.is_empty();
+        let values = if compress {
+            self.compressor.compress(page.values)?
+        } else {
+            page.values
+        };
+        let levels = page.rep.len() + page.def.len();
+        let uncompressed = levels + page.values.len();
+        let stored_len = levels + values.len();
+        let crc = self.crc.then(|| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(page.rep);
+            h.update(page.def);
+            h.update(values);
+            h.finalize() as i32
+        });
+        let header = PageHeader {
+            type_: PageType::DATA_PAGE_V2,
+            uncompressed_page_size: page_size(uncompressed, "bytes")?,
+            compressed_page_size: page_size(stored_len, "stored bytes")?,
+            crc,
+            data_page_header: None,
+            index_page_header: false,
+            dictionary_page_header: None,
+            data_page_header_v2: Some(DataPageHeaderV2 {
+                num_values: count(page.num_values, "values")?,
+                num_nulls: count(page.num_nulls, "nulls")?,
+                num_rows: count(page.num_rows, "rows")?,
+                encoding: page.encoding,
+                definition_levels_byte_length: page_size(page.def.len(), "definition levels")?,
+                repetition_levels_byte_length: page_size(page.rep.len(), "repetition levels")?,
+                is_compressed: Some(compress),
+                statistics: page.statistics.clone(),
+            }),
+        };
+        let parts = [page.rep, page.def, values];
+        Ok(emit(&mut self.header, &header, &parts, uncompressed, out))
+    }
+}
+
+/// Appends the encoded header and the stored parts to `out`.
+fn emit(
+    w: &mut CompactWriter,
+    header: &PageHeader<'_>,
+    parts: &[&[u8]],
+    uncompressed_len: usize,
+    out: &mut Vec<u8>,
+) -> WrittenPage {
+    w.clear();
+    header.write(w);
+    out.extend_from_slice(w.as_bytes());
+    let mut compressed_len = 0;
+    for p in parts {
+        out.extend_from_slice(p);
+        compressed_len += p.len();
+    }
+    WrittenPage {
+        header_len: w.as_bytes().len(),
+        compressed_len,
+        uncompressed_len,
+    }
+}

@@ -1,0 +1,372 @@
+//! Statistics a writer records: min/max per page and per column chunk, compared as the
+//! column's sort order says (parquet.thrift's `ColumnOrder` / TYPE_DEFINED_ORDER rules),
+//! null counts, and the column index built from the pages.
+//!
+//! Values are kept as their PLAIN encoding (a byte array without its length prefix), which is
+//! what `Statistics.min_value`/`max_value` and the column index store. A batch of dense values
+//! is folded with a typed loop ([`fold_fixed`], [`fold_bytes`]); only the folds' results are
+//! compared as bytes ([`MinMax::merge`]).
+//!
+//! Floating point: NaN never becomes a bound (a page of only NaN has none); a zero minimum is
+//! written as `-0.0` and a zero maximum as `+0.0`, as the specification asks. Byte arrays
+//! longer than the truncation length are cut: the minimum to a prefix, the maximum to a prefix
+//! whose last byte (UTF-8: character) is incremented, and the bound is marked inexact.
+
+use super::physical::SortOrder;
+use crate::format::{BoundaryOrder, ColumnIndex, Statistics, Type};
+use std::cmp::Ordering;
+
+/// Truncated bounds: min, max, and whether each is exact.
+pub type Bounds = (Vec<u8>, Vec<u8>, bool, bool);
+
+/// Compares two PLAIN-encoded values of one column.
+pub fn compare(order: SortOrder, physical: Type, a: &[u8], b: &[u8]) -> Ordering {
+    fn arr<const N: usize>(v: &[u8]) -> [u8; N] {
+        let mut out = [0; N];
+        let n = v.len().min(N);
+        out[..n].copy_from_slice(&v[..n]);
+        out
+    }
+    match (physical, order) {
+        (Type::INT32, SortOrder::Unsigned) => {
+            u32::from_le_bytes(arr(a)).cmp(&u32::from_le_bytes(arr(b)))
+        }
+        (Type::INT32, _) => i32::from_le_bytes(arr(a)).cmp(&i32::from_le_bytes(arr(b))),
+        (Type::INT64, SortOrder::Unsigned) => {
+            u64::from_le_bytes(arr(a)).cmp(&u64::from_le_bytes(arr(b)))
+        }
+        (Type::INT64, _) => i64::from_le_bytes(arr(a)).cmp(&i64::from_le_bytes(arr(b))),
+        (Type::FLOAT, _) => f32::from_le_bytes(arr(a)).total_cmp(&f32::from_le_bytes(arr(b))),
+        (Type::DOUBLE, _) => f64::from_le_bytes(arr(a)).total_cmp(&f64::from_le_bytes(arr(b))),
+        (_, SortOrder::Float16) => {
+            half::f16::from_le_bytes(arr(a)).total_cmp(&half::f16::from_le_bytes(arr(b)))
+        }
+        (_, SortOrder::Decimal) => compare_big_endian_signed(a, b),
+        _ => a.cmp(b),
+    }
+}
+
+/// Two's-complement big-endian integers of any lengths.
+fn compare_big_endian_signed(a: &[u8], b: &[u8]) -> Ordering {
+    let neg = |v: &[u8]| v.first().is_some_and(|&x| x & 0x80 != 0);
+    match (neg(a), neg(b)) {
+        (true, false) => return Ordering::Less,
+        (false, true) => return Ordering::Greater,
+        _ => {}
+    }
+    let fill = if neg(a) { 0xFF } else { 0 };
+    let n = a.len().max(b.len());
+    let at = |v: &[u8], i: usize| {
+        if i + v.len() < n {
+            fill
+        } else {
+            v[i + v.len() - n]
+        }
+    };
+    (0..n)
+        .map(|i| at(a, i).cmp(&at(b, i)))
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
+}
+
+/// A running minimum and maximum (PLAIN-encoded), and whether each is exact.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MinMax {
+    /// The bounds, once any value was seen.
+    pub bounds: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl MinMax {
+    /// Takes `min`/`max` (of some values) into the running bounds.
+    pub fn merge(&mut self, order: SortOrder, physical: Type, min: &[u8], max: &[u8]) {
+        match &mut self.bounds {
+            None => self.bounds = Some((min.to_vec(), max.to_vec())),
+            Some((lo, hi)) => {
+                if compare(order, physical, min, lo).is_lt() {
+                    lo.clear();
+                    lo.extend_from_slice(min);
+                }
+                if compare(order, physical, max, hi).is_gt() {
+                    hi.clear();
+                    hi.extend_from_slice(max);
+                }
+            }
+        }
+    }
+
+    /// Takes another running bound in.
+    pub fn merge_from(&mut self, order: SortOrder, physical: Type, other: &MinMax) {
+        if let Some((lo, hi)) = &other.bounds {
+            self.merge(order, physical, lo, hi);
+        }
+    }
+
+    /// Forgets the bounds.
+    pub fn clear(&mut self) {
+        self.bounds = None;
+    }
+}
+
+/// Values with a native minimum/maximum fold.
+pub trait StatNative: Copy + bytemuck::Pod {
+    /// Minimum and maximum of `values` under `order` (`None` when none counts: empty, or only NaN).
+    fn fold(values: &[Self], order: SortOrder) -> Option<(Self, Self)>;
+}
+
+macro_rules! int_fold {
+    ($t:ty, $u:ty) => {
+        impl StatNative for $t {
+            fn fold(values: &[$t], order: SortOrder) -> Option<($t, $t)> {
+                if values.is_empty() {
+                    return None;
+                }
+                if order == SortOrder::Unsigned {
+                    let u: &[$u] = bytemuck::cast_slice(values);
+                    let (lo, hi) = u.iter().fold((<$u>::MAX, <$u>::MIN), |(lo, hi), &v| {
+                        (lo.min(v), hi.max(v))
+                    });
+                    return Some((lo as $t, hi as $t));
+                }
+                let (lo, hi) = values.iter().fold((<$t>::MAX, <$t>::MIN), |(lo, hi), &v| {
+                    (lo.min(v), hi.max(v))
+                });
+                Some((lo, hi))
+            }
+        }
+    };
+}
+int_fold!(i32, u32);
+int_fold!(i64, u64);
+
+macro_rules! float_fold {
+    ($t:ty) => {
+        impl StatNative for $t {
+            fn fold(values: &[$t], _: SortOrder) -> Option<($t, $t)> {
+                // `min`/`max` ignore NaN; start from the infinities and check a bound was found.
+                let (lo, hi) = values
+                    .iter()
+                    .fold((<$t>::INFINITY, <$t>::NEG_INFINITY), |(lo, hi), &v| {
+                        (lo.min(v), hi.max(v))
+                    });
+                if lo > hi {
+                    return None; // empty or only NaN
+                }
+                let lo = if lo == 0.0 { -0.0 } else { lo };
+                let hi = if hi == 0.0 { 0.0 } else { hi };
+                Some((lo, hi))
+            }
+        }
+    };
+}
+float_fold!(f32);
+float_fold!(f64);
+
+/// Folds dense fixed-width values into `mm`.
+pub fn fold_fixed<T: StatNative>(mm: &mut MinMax, order: SortOrder, physical: Type, values: &[T]) {
+    if order == SortOrder::Undefined {
+        return;
+    }
+    if let Some((lo, hi)) = T::fold(values, order) {
+        mm.merge(
+            order,
+            physical,
+            bytemuck::bytes_of(&lo),
+            bytemuck::bytes_of(&hi),
+        );
+    }
+}
+
+/// Folds dense byte-array (or fixed-length byte-array) values into `mm`.
+pub fn fold_bytes<'v>(
+    mm: &mut MinMax,
+    order: SortOrder,
+    physical: Type,
+    values: impl IntoIterator<Item = &'v [u8]>,
+) {
+    if order == SortOrder::Undefined {
+        return;
+    }
+    let mut it = values.into_iter();
+    let Some(first) = it.next() else { return };
+    let ord = |a: &[u8], b: &[u8]| compare(order, physical, a, b);
+    let nan16 = |v: &[u8]| {
+        order == SortOrder::Float16
+            && v.len() == 2
+            && half::f16::from_le_bytes([v[0], v[1]]).is_nan()
+    };
+    let (mut lo, mut hi) = (first, first);
+    let mut any = !nan16(first);
+    for v in it {
+        if nan16(v) {
+            continue;
+        }
+        if !any {
+            (lo, hi, any) = (v, v, true);
+            continue;
+        }
+        if ord(v, lo).is_lt() {
+            lo = v;
+        }
+        if ord(v, hi).is_gt() {
+            hi = v;
+        }
+    }
+    if !any {
+        return;
+    }
+    if order == SortOrder::Float16 {
+        let z = |v: &[u8]| half::f16::from_le_bytes([v[0], v[1]]) == half::f16::ZERO;
+        let neg0 = half::f16::NEG_ZERO.to_le_bytes();
+        let pos0 = half::f16::ZERO.to_le_bytes();
+        let lo = if z(lo) { &neg0[..] } else { lo };
+        let hi = if z(hi) { &pos0[..] } else { hi };
+        mm.merge(order, physical, lo, hi);
+        return;
+    }
+    mm.merge(order, physical, lo, hi);
+}
+
+/// Bounds cut to at most `limit` bytes: `(min, max, min exact, max exact)`. A maximum that
+/// cannot be incremented after cutting (all `0xFF`) is kept whole.
+pub fn truncate(
+    min: &[u8],
+    max: &[u8],
+    limit: usize,
+    utf8: bool,
+) -> (Vec<u8>, Vec<u8>, bool, bool) {
+    let (lo, lo_exact) = if min.len() > limit {
+        (min[..boundary(min, limit, utf8)].to_vec(), false)
+    } else {
+        (min.to_vec(), true)
+    };
+    let (hi, hi_exact) = if max.len() > limit {
+        match increment(&max[..boundary(max, limit, utf8)], utf8) {
+            Some(v) => (v, false),
+            None => (max.to_vec(), true),
+        }
+    } else {
+        (max.to_vec(), true)
+    };
+    (lo, hi, lo_exact, hi_exact)
+}
+
+/// The longest prefix length at most `limit` that ends on a character boundary (UTF-8).
+fn boundary(v: &[u8], limit: usize, utf8: bool) -> usize {
+    let mut n = limit.min(v.len());
+    if utf8 {
+        while n > 0 && n < v.len() && (v[n] & 0xC0) == 0x80 {
+            n -= 1;
+        }
+    }
+    n
+}
+
+/// The smallest value greater than every value starting with `prefix`, of at most its length.
+fn increment(prefix: &[u8], utf8: bool) -> Option<Vec<u8>> {
+    if utf8 {
+        let s = std::str::from_utf8(prefix).ok()?;
+        let mut chars: Vec<char> = s.chars().collect();
+        while let Some(c) = chars.pop() {
+            let next = (c as u32 + 1..=0x10FFFF).find_map(char::from_u32);
+            if let Some(n) = next
+                && n.len_utf8() == c.len_utf8()
+            {
+                chars.push(n);
+                return Some(chars.into_iter().collect::<String>().into_bytes());
+            }
+        }
+        return None;
+    }
+    let mut v = prefix.to_vec();
+    while let Some(last) = v.pop() {
+        if last < 0xFF {
+            v.push(last + 1);
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// The statistics of a page or chunk as written in a header or the column metadata.
+pub fn statistics<'a>(bounds: Option<&'a Bounds>, null_count: u64) -> Statistics<'a> {
+    Statistics {
+        max: None,
+        min: None,
+        null_count: Some(null_count as i64),
+        distinct_count: None,
+        max_value: bounds.map(|b| b.1.as_slice()),
+        min_value: bounds.map(|b| b.0.as_slice()),
+        is_max_value_exact: bounds.map(|b| b.3),
+        is_min_value_exact: bounds.map(|b| b.2),
+        nan_count: None,
+    }
+}
+
+/// One page's entry in the column index.
+#[derive(Debug, Clone)]
+pub struct PageStats {
+    /// Min/max (already truncated), `None` for a page of only nulls (or only NaN).
+    pub bounds: Option<(Vec<u8>, Vec<u8>)>,
+    /// Null entries in the page.
+    pub null_count: u64,
+    /// Level histograms (empty when not kept).
+    pub def_histogram: Vec<i64>,
+    /// Repetition level histogram (empty when not kept).
+    pub rep_histogram: Vec<i64>,
+}
+
+/// Builds the column index of a chunk's pages (`None` when the order is undefined).
+pub fn column_index(
+    order: SortOrder,
+    physical: Type,
+    pages: &[PageStats],
+) -> Option<ColumnIndex<'_>> {
+    if order == SortOrder::Undefined || pages.is_empty() {
+        return None;
+    }
+    let null_pages: Vec<bool> = pages.iter().map(|p| p.bounds.is_none()).collect();
+    let empty: &[u8] = &[];
+    let min_values = pages
+        .iter()
+        .map(|p| p.bounds.as_ref().map_or(empty, |b| &b.0[..]))
+        .collect();
+    let max_values = pages
+        .iter()
+        .map(|p| p.bounds.as_ref().map_or(empty, |b| &b.1[..]))
+        .collect();
+    let hist = |f: fn(&PageStats) -> &Vec<i64>| {
+        (!f(&pages[0]).is_empty())
+            .then(|| pages.iter().flat_map(|p| f(p).iter().copied()).collect())
+    };
+    Some(ColumnIndex {
+        null_pages,
+        min_values,
+        max_values,
+        boundary_order: boundary_order(order, physical, pages),
+        null_counts: Some(pages.iter().map(|p| p.null_count as i64).collect()),
+        repetition_level_histograms: hist(|p| &p.rep_histogram),
+        definition_level_histograms: hist(|p| &p.def_histogram),
+        nan_counts: None,
+    })
+}
+
+/// ASCENDING when every non-null page's min and max are at least the previous page's,
+/// DESCENDING when at most, else UNORDERED.
+fn boundary_order(order: SortOrder, physical: Type, pages: &[PageStats]) -> BoundaryOrder {
+    let bounds: Vec<&(Vec<u8>, Vec<u8>)> = pages.iter().filter_map(|p| p.bounds.as_ref()).collect();
+    let cmp = |a: &[u8], b: &[u8]| compare(order, physical, a, b);
+    let asc = bounds
+        .windows(2)
+        .all(|w| cmp(&w[0].0, &w[1].0).is_le() && cmp(&w[0].1, &w[1].1).is_le());
+    if asc {
+        return BoundaryOrder::ASCENDING;
+    }
+    let desc = bounds
+        .windows(2)
+        .all(|w| cmp(&w[0].0, &w[1].0).is_ge() && cmp(&w[0].1, &w[1].1).is_ge());
+    if desc {
+        BoundaryOrder::DESCENDING
+    } else {
+        BoundaryOrder::UNORDERED
+    }
+}

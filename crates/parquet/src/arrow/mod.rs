@@ -9,6 +9,9 @@
 //! - [`physical`]: Arrow leaf values as the physical type holds them; statistics' sort order.
 
 pub mod build;
+mod column_pages;
+mod column_source;
+pub mod column_writer;
 mod dense;
 pub mod leaf;
 pub mod options;
@@ -21,6 +24,7 @@ pub(crate) mod split;
 mod types;
 mod values;
 pub mod write_schema;
+pub mod write_stats;
 
 use crate::format::SchemaElement;
 use crate::schema::SchemaDescriptor;

@@ -1,0 +1,833 @@
+//! The column chunk writer: one leaf's shredded batches become pages (dictionary-encoded with
+//! a fallback to the plain or a chosen encoding once the dictionary passes its limit), with
+//! statistics, the page index entries, size statistics and bloom-filter hashes computed in the
+//! same pass over the values.
+//!
+//! A batch is taken in *slices* of at most [`SLICE`] level entries that end on record
+//! boundaries; after each slice the page is closed when it reached the page size or the row
+//! limit. Pages are kept in memory ([`EncodedChunk`]) until the row group is written; the
+//! dictionary page goes first in the chunk but is written last, when the dictionary is known.
+
+use super::column_pages::{PageBuf, PageValues};
+use super::column_source::{Present, Source, Walker};
+use super::physical::SortOrder;
+use super::physical::to_physical;
+use super::shred::{LeafLevels, ShreddedLeaf};
+use super::write_schema::LeafSpec;
+use super::write_stats::{self, MinMax, PageStats};
+use crate::bloom::{Sbbf, hash_bytes};
+use crate::codec::Codec;
+use crate::encoding::interner::{BytesInterner, FixedInterner};
+use crate::format::{Encoding, PageEncodingStats, PageType, Type};
+use crate::page::write::{DataPage, PageWriter, WrittenPage};
+use quiver_arrow::array::Array;
+use quiver_arrow::{Error, Result};
+
+/// Level entries taken at a time (then extended to the next record boundary).
+pub const SLICE: usize = 1024;
+
+/// The data page format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PageVersion {
+    /// Data page v1 (what every reader handles).
+    #[default]
+    V1,
+    /// Data page v2 (levels uncompressed, records never span pages).
+    V2,
+}
+
+/// Which statistics are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StatisticsLevel {
+    /// None.
+    None,
+    /// The column chunk's statistics only.
+    Chunk,
+    /// The chunk's statistics and the page index (column index and offset index).
+    #[default]
+    Page,
+}
+
+/// A bloom filter's sizing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BloomOptions {
+    /// Distinct values expected per column chunk.
+    pub ndv: u64,
+    /// False-positive probability.
+    pub fpp: f64,
+}
+
+/// How one column is written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnOptions {
+    /// The codec.
+    pub codec: Codec,
+    /// The codec's level (`None`: its default).
+    pub level: Option<i32>,
+    /// Data page v1 or v2.
+    pub page_version: PageVersion,
+    /// Dictionary-encode while the dictionary stays under `dictionary_limit`.
+    pub dictionary: bool,
+    /// Bytes of PLAIN-encoded dictionary values after which the chunk falls back.
+    pub dictionary_limit: usize,
+    /// The encoding of pages not dictionary-encoded: `None` chooses (PLAIN, or in the modern
+    /// profile whichever of PLAIN and the type's delta / byte-stream-split encoding is smaller).
+    pub encoding: Option<Encoding>,
+    /// Try the delta and byte-stream-split encodings for non-dictionary pages (`encoding: None`).
+    pub choose_encoding: bool,
+    /// Encoded bytes after which a page is closed.
+    pub page_size: usize,
+    /// Rows after which a page is closed.
+    pub page_rows: usize,
+    /// Statistics written.
+    pub statistics: StatisticsLevel,
+    /// Longest min/max kept whole in the column index (and 4 KiB in the chunk statistics).
+    pub truncate_length: usize,
+    /// Write page CRCs.
+    pub crc: bool,
+    /// Bloom filter, if any.
+    pub bloom: Option<BloomOptions>,
+}
+
+impl Default for ColumnOptions {
+    fn default() -> Self {
+        ColumnOptions {
+            codec: Codec::Snappy,
+            level: None,
+            page_version: PageVersion::V1,
+            dictionary: true,
+            dictionary_limit: 1 << 20,
+            encoding: None,
+            choose_encoding: false,
+            page_size: 1 << 20,
+            page_rows: 20_000,
+            statistics: StatisticsLevel::Page,
+            truncate_length: 64,
+            crc: true,
+            bloom: None,
+        }
+    }
+}
+
+/// Longest min/max kept whole in a chunk's statistics.
+pub const CHUNK_STATS_LIMIT: usize = 4096;
+
+/// The dictionary being built.
+#[derive(Debug)]
+pub(crate) enum Dict {
+    /// Not dictionary-encoding (booleans, disabled, or fallen back).
+    Off,
+    /// 4-byte values by their bits.
+    W4(FixedInterner<u32>),
+    /// 8-byte values by their bits.
+    W8(FixedInterner<u64>),
+    /// Byte arrays and fixed-length byte arrays.
+    Bytes(BytesInterner),
+}
+
+impl Dict {
+    fn new(physical: Type, on: bool) -> Dict {
+        match physical {
+            _ if !on => Dict::Off,
+            Type::INT32 | Type::FLOAT => Dict::W4(FixedInterner::new()),
+            Type::INT64 | Type::DOUBLE => Dict::W8(FixedInterner::new()),
+            Type::BYTE_ARRAY | Type::FIXED_LEN_BYTE_ARRAY => Dict::Bytes(BytesInterner::new()),
+            _ => Dict::Off,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Dict::Off => 0,
+            Dict::W4(d) => d.len(),
+            Dict::W8(d) => d.len(),
+            Dict::Bytes(d) => d.len(),
+        }
+    }
+
+    /// Interns every value of `source` (a dictionary array's values); their indices.
+    fn remap(&mut self, source: Source<'_>) -> Vec<u32> {
+        match (self, source) {
+            (Dict::W4(d), Source::I32(v)) => v.iter().map(|&x| d.intern(x as u32)).collect(),
+            (Dict::W4(d), Source::F32(v)) => v.iter().map(|&x| d.intern(x.to_bits())).collect(),
+            (Dict::W8(d), Source::I64(v)) => v.iter().map(|&x| d.intern(x as u64)).collect(),
+            (Dict::W8(d), Source::F64(v)) => v.iter().map(|&x| d.intern(x.to_bits())).collect(),
+            (Dict::Bytes(d), s) => (0..s.count()).map(|i| d.intern(s.bytes(i))).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// PLAIN-encoded size of the values.
+    fn plain_size(&self, fixed: bool) -> usize {
+        match self {
+            Dict::Off => 0,
+            Dict::W4(d) => 4 * d.len(),
+            Dict::W8(d) => 8 * d.len(),
+            Dict::Bytes(d) => d.data_len() + if fixed { 0 } else { 4 * d.len() },
+        }
+    }
+
+    /// The values, PLAIN-encoded.
+    fn plain(&self, fixed: bool, out: &mut Vec<u8>) {
+        match self {
+            Dict::Off => {}
+            Dict::W4(d) => out.extend_from_slice(bytemuck::cast_slice(d.values())),
+            Dict::W8(d) => out.extend_from_slice(bytemuck::cast_slice(d.values())),
+            Dict::Bytes(d) => {
+                for i in 0..d.len() as u32 {
+                    let v = d.get(i);
+                    if !fixed {
+                        out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                    }
+                    out.extend_from_slice(v);
+                }
+            }
+        }
+    }
+}
+
+/// A page's place in the chunk, for the offset index.
+#[derive(Debug, Clone, Copy)]
+pub struct PagePlace {
+    /// Offset of the page header from the start of the data pages.
+    pub offset: u64,
+    /// Stored size, header included.
+    pub size: u32,
+    /// The page's first row within the chunk.
+    pub first_row: u64,
+}
+
+/// A finished column chunk: its pages and what its metadata needs.
+#[derive(Debug)]
+pub struct EncodedChunk {
+    /// The dictionary page (empty when none).
+    pub dictionary_page: Vec<u8>,
+    /// The data pages.
+    pub data_pages: Vec<u8>,
+    /// Level entries.
+    pub num_values: u64,
+    /// Bytes of all pages uncompressed, headers included.
+    pub total_uncompressed: u64,
+    /// Encodings used (levels RLE included).
+    pub encodings: Vec<Encoding>,
+    /// Pages per (type, encoding).
+    pub encoding_stats: Vec<PageEncodingStats>,
+    /// Min/max (truncated; exactness flags) and null count, when statistics are written.
+    pub statistics: Option<(Option<write_stats::Bounds>, u64)>,
+    /// Where each data page is.
+    pub pages: Vec<PagePlace>,
+    /// Each data page's statistics (empty when no page index is written).
+    pub page_stats: Vec<PageStats>,
+    /// Size statistics: byte-array bytes, level histograms.
+    pub unencoded_byte_array_bytes: Option<i64>,
+    /// Definition level histogram (empty when the maximum is 0).
+    pub def_histogram: Vec<i64>,
+    /// Repetition level histogram (empty when the maximum is 0).
+    pub rep_histogram: Vec<i64>,
+    /// The bloom filter.
+    pub bloom: Option<Sbbf>,
+}
+
+/// Where a leaf sits in the schema tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafShape {
+    /// Maximum definition level.
+    pub max_def: i16,
+    /// Maximum repetition level.
+    pub max_rep: i16,
+    /// The leaf node itself is optional.
+    pub nullable: bool,
+    /// Values are UTF-8 text (statistics are cut on character boundaries).
+    pub utf8: bool,
+}
+
+/// Writes one leaf column of one row group.
+#[derive(Debug)]
+pub struct ColumnChunkWriter {
+    spec: LeafSpec,
+    leaf_nullable: bool,
+    utf8: bool,
+    max_def: i16,
+    max_rep: i16,
+    opts: ColumnOptions,
+    pages: PageWriter,
+    pub(crate) dict: Dict,
+    /// Some data page is dictionary-encoded (so the chunk has a dictionary page).
+    dict_pages: bool,
+    page: PageBuf,
+    data: Vec<u8>,
+    places: Vec<PagePlace>,
+    page_stats: Vec<PageStats>,
+    chunk_mm: MinMax,
+    chunk_nulls: u64,
+    values: u64,
+    rows: u64,
+    uncompressed: u64,
+    encodings: Vec<Encoding>,
+    enc_stats: Vec<PageEncodingStats>,
+    def_hist: Vec<i64>,
+    rep_hist: Vec<i64>,
+    byte_array_bytes: i64,
+    bloom: Option<Sbbf>,
+    present: Vec<u32>,
+    through_keys: Vec<u32>,
+    keys: Option<DictKeys>,
+    words: Vec<u64>,
+}
+
+/// The keys of the dictionary array being written, and its values' indices in the chunk's
+/// dictionary (interned once per batch, when dictionary-encoding).
+#[derive(Debug)]
+struct DictKeys {
+    keys: Vec<u32>,
+    remap: Option<Vec<u32>>,
+}
+
+/// A dictionary array's keys as `u32` (null keys as 0; keys were validated against the
+/// dictionary's length when the array was built).
+fn keys_u32(keys: &Array) -> Result<Vec<u32>> {
+    fn conv<T: Copy>(v: &[T], f: impl Fn(T) -> u32) -> Vec<u32> {
+        v.iter().map(|&k| f(k)).collect()
+    }
+    Ok(match keys {
+        Array::I8(a) => conv(a.values(), |k| k as u32),
+        Array::I16(a) => conv(a.values(), |k| k as u32),
+        Array::I32(a) => conv(a.values(), |k| k as u32),
+        Array::I64(a) => conv(a.values(), |k| k as u32),
+        Array::U8(a) => conv(a.values(), u32::from),
+        Array::U16(a) => conv(a.values(), u32::from),
+        Array::U32(a) => conv(a.values(), |k| k),
+        Array::U64(a) => conv(a.values(), |k| k as u32),
+        other => {
+            return Err(Error::invalid(format!(
+                "dictionary keys of type {}",
+                other.data_type()
+            )));
+        }
+    })
+}
+
+impl ColumnChunkWriter {
+    /// A writer for the leaf `spec` of this shape.
+    pub fn new(spec: LeafSpec, shape: LeafShape, opts: ColumnOptions) -> Result<Self> {
+        let pages = PageWriter::new(opts.codec, opts.level, opts.crc)?;
+        let dict = Dict::new(spec.physical, opts.dictionary);
+        let bloom = opts
+            .bloom
+            .map(|b| Sbbf::new(Sbbf::optimal_num_bytes(b.ndv, b.fpp)));
+        let (max_def, max_rep) = (shape.max_def, shape.max_rep);
+        Ok(ColumnChunkWriter {
+            page: PageBuf::new(max_def, max_rep),
+            leaf_nullable: shape.nullable,
+            utf8: shape.utf8,
+            max_def,
+            max_rep,
+            pages,
+            dict,
+            dict_pages: false,
+            data: Vec::new(),
+            places: Vec::new(),
+            page_stats: Vec::new(),
+            chunk_mm: MinMax::default(),
+            chunk_nulls: 0,
+            values: 0,
+            rows: 0,
+            uncompressed: 0,
+            encodings: Vec::new(),
+            enc_stats: Vec::new(),
+            def_hist: vec![0; if max_def > 0 { max_def as usize + 1 } else { 0 }],
+            rep_hist: vec![0; if max_rep > 0 { max_rep as usize + 1 } else { 0 }],
+            byte_array_bytes: 0,
+            bloom,
+            present: Vec::new(),
+            through_keys: Vec::new(),
+            keys: None,
+            words: Vec::new(),
+            spec,
+            opts,
+        })
+    }
+
+    /// Bytes buffered: pages written plus the page being built.
+    pub fn buffered_bytes(&self) -> usize {
+        self.data.len() + self.page.estimated_size(self.dict.len()) + self.dict.plain_size(false)
+    }
+
+    /// Appends one batch of this leaf.
+    pub fn write(&mut self, leaf: &ShreddedLeaf) -> Result<()> {
+        if (leaf.max_def, leaf.max_rep) != (self.max_def, self.max_rep) {
+            return Err(Error::invalid(format!(
+                "column {}: shredded with levels ({}, {}), the schema has ({}, {})",
+                self.spec.path.join("."),
+                leaf.max_def,
+                leaf.max_rep,
+                self.max_def,
+                self.max_rep
+            )));
+        }
+        let physical = to_physical(&leaf.array, &self.spec)?;
+        let mut keys = None;
+        let (values, validity) = match &physical {
+            Array::Dictionary(d) => {
+                keys = Some(DictKeys {
+                    keys: keys_u32(d.keys())?,
+                    remap: None,
+                });
+                (Some(Source::new(d.values())?), d.validity())
+            }
+            Array::Null(_) => (None, None),
+            a => (Some(Source::new(a)?), a.validity()),
+        };
+        self.keys = keys;
+        let mut walker = Walker::new(leaf, self.leaf_nullable);
+        let entries = walker.entries();
+        let mut start = 0;
+        while start < entries {
+            let end = self.slice_end(leaf, start, entries);
+            self.write_slice(leaf, &mut walker, start..end, values, validity)?;
+            start = end;
+            if self.page.num_values > 0 && self.page_full() {
+                self.flush_page()?;
+            }
+            if self.dictionary_full() {
+                self.flush_page()?;
+                self.fall_back();
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of the slice starting at `start`: at most [`SLICE`] entries and the rows left in
+    /// the page, extended to a record boundary.
+    fn slice_end(&self, leaf: &ShreddedLeaf, start: usize, entries: usize) -> usize {
+        let rows_left = self
+            .opts
+            .page_rows
+            .saturating_sub(self.page.num_rows)
+            .max(1);
+        let mut end = (start + SLICE.min(rows_left)).min(entries);
+        if let LeafLevels::Nested { rep, .. } = &leaf.levels
+            && self.max_rep > 0
+        {
+            while end < entries && rep[end] != 0 {
+                end += 1;
+            }
+        }
+        end
+    }
+
+    fn page_full(&self) -> bool {
+        self.page.num_rows >= self.opts.page_rows
+            || self.page.estimated_size(self.dict.len()) >= self.opts.page_size
+    }
+
+    fn dictionary_full(&self) -> bool {
+        !matches!(self.dict, Dict::Off)
+            && self
+                .dict
+                .plain_size(self.spec.physical == Type::FIXED_LEN_BYTE_ARRAY)
+                > self.opts.dictionary_limit
+    }
+
+    /// Stops dictionary-encoding: later pages are plain (or the chosen encoding). The
+    /// dictionary stays for the pages already written.
+    fn fall_back(&mut self) {
+        self.page.fallen_back = true;
+    }
+
+    fn write_slice(
+        &mut self,
+        leaf: &ShreddedLeaf,
+        walker: &mut Walker<'_>,
+        entries: std::ops::Range<usize>,
+        values: Option<Source<'_>>,
+        validity: Option<&quiver_arrow::buffer::Bitmap>,
+    ) -> Result<()> {
+        let n = entries.len();
+        let (nulls, rows) = self.put_levels(leaf, entries.clone(), validity);
+        self.page.num_values += n;
+        self.page.num_nulls += nulls;
+        self.page.num_rows += rows;
+        self.values += n as u64;
+        self.rows += rows as u64;
+        let Some(source) = values else {
+            return Ok(());
+        };
+        let mut present = std::mem::take(&mut self.present);
+        let mut p = walker.present(entries, validity, &mut present);
+        let mut through = std::mem::take(&mut self.through_keys);
+        let mut keys = self.keys.take();
+        let mut remap = None;
+        if let Some(k) = &mut keys {
+            // Positions of the dictionary's values; the dictionary's values interned once.
+            through.clear();
+            p.for_each(|i| through.push(k.keys[i]));
+            p = Present::List(&through);
+            if self.dictionary_encoding() {
+                remap = Some(
+                    k.remap
+                        .get_or_insert_with(|| self.dict.remap(source))
+                        .as_slice(),
+                );
+            }
+        }
+        let r = self.put_values(source, &p, remap);
+        self.keys = keys;
+        self.through_keys = through;
+        self.present = present;
+        r
+    }
+
+    /// Encodes the levels of `entries`; returns (null entries, records).
+    fn put_levels(
+        &mut self,
+        leaf: &ShreddedLeaf,
+        entries: std::ops::Range<usize>,
+        validity: Option<&quiver_arrow::buffer::Bitmap>,
+    ) -> (usize, usize) {
+        let n = entries.len();
+        match &leaf.levels {
+            LeafLevels::Flat => {
+                if self.max_def == 0 {
+                    return (0, n);
+                }
+                let nulls = match validity {
+                    Some(v) => {
+                        let part = v.slice(entries.start, n);
+                        self.words.clear();
+                        self.words.extend(part.chunks());
+                        self.page.def.put_bits(&self.words, 0, n);
+                        part.unset_bits()
+                    }
+                    None => {
+                        self.page.def.put_repeated(1, n);
+                        0
+                    }
+                };
+                self.def_hist[0] += nulls as i64;
+                self.def_hist[1] += (n - nulls) as i64;
+                self.page.def_hist[0] += nulls as i64;
+                self.page.def_hist[1] += (n - nulls) as i64;
+                (nulls, n)
+            }
+            LeafLevels::Nested { def, rep } => {
+                let mut nulls = 0;
+                if self.max_def > 0 {
+                    let d = &def[entries.clone()];
+                    self.page.def.put_levels(d);
+                    for &l in d {
+                        self.page.def_hist[l as usize] += 1;
+                    }
+                    nulls = d.iter().filter(|&&l| l < self.max_def).count();
+                }
+                let mut rows = n;
+                if self.max_rep > 0 {
+                    let r = &rep[entries];
+                    self.page.rep.put_levels(r);
+                    for &l in r {
+                        self.page.rep_hist[l as usize] += 1;
+                    }
+                    rows = r.iter().filter(|&&l| l == 0).count();
+                }
+                (nulls, rows)
+            }
+        }
+    }
+
+    /// Encodes the present values; updates statistics and the bloom filter.
+    fn put_values(
+        &mut self,
+        source: Source<'_>,
+        p: &Present<'_>,
+        remap: Option<&[u32]>,
+    ) -> Result<()> {
+        let order = self.spec.sort_order;
+        let physical = self.spec.physical;
+        let stats = self.opts.statistics != StatisticsLevel::None && !p.is_empty();
+        let mm = &mut self.page.mm;
+        let dict = if self.page.fallen_back {
+            &mut Dict::Off
+        } else {
+            &mut self.dict
+        };
+        let page = &mut self.page.values;
+        match source {
+            Source::Bool(bits) => {
+                let vals = page.bools();
+                p.for_each(|i| vals.push(bits.get(i)));
+                if stats && !vals.is_empty() {
+                    let tail = &vals[vals.len() - p.len()..];
+                    let (lo, hi) = (tail.iter().all(|&b| b), tail.iter().any(|&b| b));
+                    mm.merge(order, physical, &[u8::from(lo)], &[u8::from(hi)]);
+                }
+                self.bloom_fixed(p, |i, out| out.push(u8::from(bits.get(i))));
+            }
+            Source::I32(v) => put_fixed(v, p, dict, remap, page, mm, (order, physical, stats)),
+            Source::I64(v) => put_fixed(v, p, dict, remap, page, mm, (order, physical, stats)),
+            Source::F32(v) => put_fixed(v, p, dict, remap, page, mm, (order, physical, stats)),
+            Source::F64(v) => put_fixed(v, p, dict, remap, page, mm, (order, physical, stats)),
+            _ => {
+                let fixed = physical == Type::FIXED_LEN_BYTE_ARRAY;
+                let mut total = 0usize;
+                match dict {
+                    Dict::Bytes(_) if remap.is_some() => {
+                        let (idx, r) = (page.indices(), remap.unwrap_or_default());
+                        p.for_each(|i| {
+                            total += source.bytes(i).len();
+                            idx.push(r[i]);
+                        });
+                    }
+                    Dict::Bytes(d) => {
+                        let idx = page.indices();
+                        p.for_each(|i| {
+                            let v = source.bytes(i);
+                            total += v.len();
+                            idx.push(d.intern(v));
+                        });
+                    }
+                    _ => {
+                        let out = page.plain();
+                        p.for_each(|i| {
+                            let v = source.bytes(i);
+                            total += v.len();
+                            if !fixed {
+                                out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                            }
+                            out.extend_from_slice(v);
+                        });
+                    }
+                }
+                if !fixed {
+                    self.byte_array_bytes += total as i64;
+                }
+                if stats {
+                    let mut vals = Vec::with_capacity(p.len());
+                    p.for_each(|i| vals.push(source.bytes(i)));
+                    write_stats::fold_bytes(mm, order, physical, vals);
+                }
+                if let Some(b) = &mut self.bloom {
+                    p.for_each(|i| b.insert(hash_bytes(source.bytes(i))));
+                }
+                return Ok(());
+            }
+        }
+        match source {
+            Source::I32(v) => {
+                self.bloom_fixed(p, |i, out| out.extend_from_slice(&v[i].to_le_bytes()))
+            }
+            Source::I64(v) => {
+                self.bloom_fixed(p, |i, out| out.extend_from_slice(&v[i].to_le_bytes()))
+            }
+            Source::F32(v) => {
+                self.bloom_fixed(p, |i, out| out.extend_from_slice(&v[i].to_le_bytes()))
+            }
+            Source::F64(v) => {
+                self.bloom_fixed(p, |i, out| out.extend_from_slice(&v[i].to_le_bytes()))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Inserts the hash of each present value's PLAIN encoding (`enc` appends it).
+    fn bloom_fixed(&mut self, p: &Present<'_>, enc: impl Fn(usize, &mut Vec<u8>)) {
+        let Some(b) = &mut self.bloom else { return };
+        let mut buf = Vec::with_capacity(8);
+        p.for_each(|i| {
+            buf.clear();
+            enc(i, &mut buf);
+            b.insert(hash_bytes(&buf));
+        });
+    }
+
+    /// Writes the page being built.
+    fn flush_page(&mut self) -> Result<()> {
+        if self.page.num_values == 0 {
+            return Ok(());
+        }
+        let dict_len = self.dictionary_encoding().then(|| self.dict.len());
+        self.dict_pages |= dict_len.is_some();
+        let fixed_width = self.spec.type_length.unwrap_or(0) as usize;
+        let (num_values, num_nulls, num_rows) = (
+            self.page.num_values,
+            self.page.num_nulls,
+            self.page.num_rows,
+        );
+        let encoded = self.page.encode(
+            self.spec.physical,
+            fixed_width,
+            dict_len,
+            self.opts.encoding,
+            self.opts.choose_encoding,
+        )?;
+        let PageValues {
+            encoding,
+            rep,
+            def,
+            values,
+        } = encoded;
+        let page = DataPage {
+            num_values,
+            num_nulls,
+            num_rows,
+            encoding,
+            rep,
+            def,
+            values,
+            statistics: None,
+        };
+        let offset = self.data.len() as u64;
+        let written = match self.opts.page_version {
+            PageVersion::V1 => self.pages.data_v1(&page, &mut self.data)?,
+            PageVersion::V2 => self.pages.data_v2(&page, &mut self.data)?,
+        };
+        let page_type = match self.opts.page_version {
+            PageVersion::V1 => PageType::DATA_PAGE,
+            PageVersion::V2 => PageType::DATA_PAGE_V2,
+        };
+        self.record_page(page_type, encoding, written);
+        self.places.push(PagePlace {
+            offset,
+            size: written.stored_len() as u32,
+            first_row: self.rows - self.page.num_rows as u64,
+        });
+        self.finish_page_stats();
+        self.page.reset();
+        Ok(())
+    }
+
+    /// Whether the page being built is dictionary-encoded.
+    fn dictionary_encoding(&self) -> bool {
+        !matches!(self.dict, Dict::Off) && !self.page.fallen_back
+    }
+
+    fn record_page(&mut self, page_type: PageType, encoding: Encoding, w: WrittenPage) {
+        self.uncompressed += (w.header_len + w.uncompressed_len) as u64;
+        if !self.encodings.contains(&encoding) {
+            self.encodings.push(encoding);
+        }
+        match self
+            .enc_stats
+            .iter_mut()
+            .find(|s| s.page_type == page_type && s.encoding == encoding)
+        {
+            Some(s) => s.count += 1,
+            None => self.enc_stats.push(PageEncodingStats {
+                page_type,
+                encoding,
+                count: 1,
+            }),
+        }
+    }
+
+    fn finish_page_stats(&mut self) {
+        let order = self.spec.sort_order;
+        let physical = self.spec.physical;
+        self.chunk_mm.merge_from(order, physical, &self.page.mm);
+        self.chunk_nulls += self.page.num_nulls as u64;
+        if self.opts.statistics != StatisticsLevel::Page {
+            return;
+        }
+        let utf8 = self.utf8;
+        let limit = self.opts.truncate_length;
+        let bounds = self.page.mm.bounds.as_ref().map(|(lo, hi)| {
+            let (lo, hi, _, _) = write_stats::truncate(lo, hi, limit, utf8);
+            (lo, hi)
+        });
+        self.page_stats.push(PageStats {
+            bounds,
+            null_count: self.page.num_nulls as u64,
+            def_histogram: self.page.def_hist.clone(),
+            rep_histogram: self.page.rep_hist.clone(),
+        });
+    }
+
+    /// Writes the last page and the dictionary page; the chunk is done.
+    pub fn finish(mut self) -> Result<EncodedChunk> {
+        self.flush_page()?;
+        let mut dictionary_page = Vec::new();
+        if self.dict_pages {
+            let fixed = self.spec.physical == Type::FIXED_LEN_BYTE_ARRAY;
+            let mut plain = Vec::with_capacity(self.dict.plain_size(fixed));
+            self.dict.plain(fixed, &mut plain);
+            let w = self
+                .pages
+                .dictionary(self.dict.len(), &plain, &mut dictionary_page)?;
+            self.record_page(PageType::DICTIONARY_PAGE, Encoding::PLAIN, w);
+        }
+        let mut encodings = vec![Encoding::RLE];
+        encodings.extend(
+            self.encodings
+                .iter()
+                .copied()
+                .filter(|e| *e != Encoding::RLE),
+        );
+        // The dictionary page's entry first, as other writers list it.
+        self.enc_stats
+            .sort_by_key(|s| s.page_type != PageType::DICTIONARY_PAGE);
+        let statistics = (self.opts.statistics != StatisticsLevel::None).then(|| {
+            let bounds = self
+                .chunk_mm
+                .bounds
+                .as_ref()
+                .map(|(lo, hi)| write_stats::truncate(lo, hi, CHUNK_STATS_LIMIT, self.utf8));
+            (bounds, self.chunk_nulls)
+        });
+        Ok(EncodedChunk {
+            dictionary_page,
+            data_pages: self.data,
+            num_values: self.values,
+            total_uncompressed: self.uncompressed,
+            encodings,
+            encoding_stats: self.enc_stats,
+            statistics,
+            pages: self.places,
+            page_stats: self.page_stats,
+            unencoded_byte_array_bytes: (self.spec.physical == Type::BYTE_ARRAY)
+                .then_some(self.byte_array_bytes),
+            def_histogram: self.def_hist,
+            rep_histogram: self.rep_hist,
+            bloom: self.bloom,
+        })
+    }
+
+    /// The leaf this writes.
+    pub fn spec(&self) -> &LeafSpec {
+        &self.spec
+    }
+}
+
+/// Puts dense fixed-width values: dictionary indices (through `remap` when the positions are
+/// a dictionary array's values) or PLAIN bytes, and the page's bounds.
+fn put_fixed<T: write_stats::StatNative + Copy>(
+    v: &[T],
+    p: &Present<'_>,
+    dict: &mut Dict,
+    remap: Option<&[u32]>,
+    page: &mut super::column_pages::ValueBuf,
+    mm: &mut MinMax,
+    (order, physical, stats): (SortOrder, Type, bool),
+) {
+    let mut gathered = Vec::new();
+    let dense: &[T] = match p {
+        Present::Range(r) => &v[r.clone()],
+        Present::List(l) => {
+            gathered.reserve(l.len());
+            gathered.extend(l.iter().map(|&i| v[i as usize]));
+            &gathered
+        }
+    };
+    if stats {
+        write_stats::fold_fixed(mm, order, physical, dense);
+    }
+    if let (Some(r), Dict::W4(_) | Dict::W8(_)) = (remap, &dict) {
+        let idx = page.indices();
+        p.for_each(|i| idx.push(r[i]));
+        return;
+    }
+    match dict {
+        Dict::W4(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
+        Dict::W8(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
+        _ => page.plain().extend_from_slice(bytemuck::cast_slice(dense)),
+    }
+}

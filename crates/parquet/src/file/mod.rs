@@ -1,13 +1,17 @@
-//! Reading files: [`FileReader`] over a file in memory (or a memory map) or a `Read + Seek`,
+//! Reading and writing files. Reading: [`FileReader`] over a file in memory (or a memory map) or a `Read + Seek`,
 //! batches by a [`Selection`] (columns, row groups, rows, offset, limit, batch size). The work
 //! for a row group is planned first (the byte ranges of the projected column chunks), the bytes
 //! fetched, then the chunks decoded in parallel and the arrays built.
 
+mod atomic;
 mod batches;
+mod chunk_meta;
 mod project;
 mod selection;
 mod source;
+pub mod writer;
 
+pub use atomic::AtomicFile;
 pub use batches::Batches;
 pub(crate) use project::Projection;
 pub use selection::{RowRanges, Selection};

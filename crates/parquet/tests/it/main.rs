@@ -11,4 +11,5 @@ mod mutants;
 mod mutate;
 mod read_values;
 mod selection;
+mod write;
 mod writers;

@@ -1,0 +1,504 @@
+//! The Parquet file writer: record batches in, a Parquet file out.
+//!
+//! Each batch is cut to the row group's remaining rows, its top-level columns shredded and
+//! encoded in parallel (one job per top-level column, on [`WriteOptions::threads`]); a row
+//! group is closed when it reaches [`WriteOptions::row_group_rows`] rows or
+//! [`WriteOptions::row_group_bytes`] encoded bytes, and written in column order: each chunk's
+//! dictionary page, data pages, then the row group's bloom filters. The column indexes, then
+//! the offset indexes, then the footer follow the last row group.
+//!
+//! **Memory:** the writer holds the current row group's encoded (compressed) pages, at most
+//! about `row_group_bytes` plus one page per column, besides the batch being written.
+
+use super::chunk_meta::{ChunkRecord, Placement, chunk_record};
+use crate::arrow::column_writer::{ColumnChunkWriter, ColumnOptions, EncodedChunk, LeafShape};
+use crate::arrow::shred::shred;
+use crate::arrow::write_schema::{SchemaOptions, WriteSchema};
+use crate::format::{ColumnChunks, ColumnOrder, FileMetaData, KeyValue, RowGroup, SortingColumn};
+use crate::levels::assemble::Repetition;
+use crate::schema::SchemaDescriptor;
+use quiver_arrow::array::Array;
+use quiver_arrow::datatype::{Field, SchemaRef};
+use quiver_arrow::parallel::ThreadPool;
+use quiver_arrow::{Error, RecordBatch, Result};
+use std::io::Write;
+
+/// The `created_by` quiver writes.
+pub const CREATED_BY: &str = concat!("quiver version ", env!("CARGO_PKG_VERSION"));
+
+/// How a file is written.
+#[derive(Debug, Clone)]
+pub struct WriteOptions {
+    /// How every column is written unless overridden.
+    pub column: ColumnOptions,
+    /// Overrides by column: a leaf's dotted path (`a.b.list.element`) or a top-level name
+    /// (all its leaves), with a function applied to the defaults.
+    pub column_overrides: Vec<(String, ColumnOverride)>,
+    /// Rows after which a row group is closed.
+    pub row_group_rows: usize,
+    /// Encoded bytes after which a row group is closed.
+    pub row_group_bytes: usize,
+    /// The threads columns are encoded on (the result does not depend on them).
+    pub threads: ThreadPool,
+    /// Key-value metadata added to the file's (after `ARROW:schema` and the schema's own).
+    pub key_value_metadata: Vec<(String, String)>,
+    /// Store the Arrow schema under `ARROW:schema` (so readers restore the exact types).
+    pub store_arrow_schema: bool,
+    /// Recorded as every row group's `sorting_columns` (the caller sorted the data).
+    pub sorting_columns: Vec<SortingColumn>,
+    /// How Arrow types map to Parquet's.
+    pub schema: SchemaOptions,
+}
+
+/// A per-column change to the default [`ColumnOptions`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ColumnOverride {
+    /// Options replacing the defaults.
+    Options(ColumnOptions),
+    /// A bloom filter with this many distinct values (fpp from the defaults or 0.05).
+    Bloom {
+        /// Distinct values expected.
+        ndv: u64,
+        /// False-positive probability.
+        fpp: f64,
+    },
+    /// Dictionary on or off.
+    Dictionary(bool),
+    /// A fixed encoding for non-dictionary pages.
+    Encoding(crate::format::Encoding),
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            column: ColumnOptions::default(),
+            column_overrides: Vec::new(),
+            row_group_rows: 1 << 20,
+            row_group_bytes: 128 << 20,
+            threads: ThreadPool::global(),
+            key_value_metadata: Vec::new(),
+            store_arrow_schema: true,
+            sorting_columns: Vec::new(),
+            schema: SchemaOptions::default(),
+        }
+    }
+}
+
+/// What a finished file holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteSummary {
+    /// Rows written.
+    pub rows: u64,
+    /// Row groups written.
+    pub row_groups: usize,
+    /// Bytes of the file.
+    pub bytes: u64,
+}
+
+/// Writes record batches of one schema as a Parquet file to a [`Write`].
+///
+/// ```
+/// use quiver_arrow::array::{Array, PrimitiveArray};
+/// use quiver_arrow::datatype::{DataType, Field, Schema};
+/// use quiver_arrow::RecordBatch;
+/// use quiver_parquet::file::writer::{FileWriter, WriteOptions};
+/// use std::sync::Arc;
+/// let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));
+/// let col = Array::I64(PrimitiveArray::from_options([Some(1i64), None, Some(3)]));
+/// let batch = RecordBatch::try_new(schema.clone(), vec![col])?;
+/// let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default())?;
+/// w.write(&batch)?;
+/// let (bytes, summary) = w.close()?;
+/// assert_eq!(summary.rows, 3);
+/// assert_eq!(&bytes[..4], b"PAR1");
+/// # Ok::<(), quiver_arrow::Error>(())
+/// ```
+pub struct FileWriter<W: Write> {
+    sink: W,
+    pos: u64,
+    schema: SchemaRef,
+    write_schema: WriteSchema,
+    opts: WriteOptions,
+    /// Per leaf: its options and shape.
+    leaves: Vec<(ColumnOptions, LeafShape)>,
+    /// Per top-level field: its first leaf.
+    field_leaves: Vec<usize>,
+    writers: Vec<ColumnChunkWriter>,
+    group_rows: u64,
+    groups: Vec<GroupRecord>,
+    rows: u64,
+    failed: bool,
+}
+
+impl<W: Write> std::fmt::Debug for FileWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "FileWriter(rows {}, row groups {})",
+            self.rows,
+            self.groups.len()
+        )
+    }
+}
+
+#[derive(Debug)]
+struct GroupRecord {
+    chunks: Vec<ChunkRecord>,
+    rows: i64,
+    total_byte_size: i64,
+    file_offset: i64,
+    compressed: i64,
+}
+
+impl<W: Write> FileWriter<W> {
+    /// A writer of batches of `schema` to `sink` (the magic number is written now).
+    pub fn new(mut sink: W, schema: SchemaRef, opts: WriteOptions) -> Result<Self> {
+        let write_schema = WriteSchema::new(&schema, &opts.schema)?;
+        let descr = SchemaDescriptor::new(&write_schema.elements())?;
+        let mut leaves = Vec::new();
+        for (i, col) in descr.columns().iter().enumerate() {
+            let spec = &write_schema.leaves()[i];
+            let nodes = col.levels.nodes();
+            let element = &write_schema.elements()[*col.nodes.last().unwrap_or(&0)];
+            let utf8 = element
+                .converted_type
+                .is_some_and(|c| c.name() == "UTF8" || c.name() == "JSON" || c.name() == "ENUM");
+            let shape = LeafShape {
+                max_def: col.max_def(),
+                max_rep: col.max_rep(),
+                nullable: nodes.last() == Some(&Repetition::Optional),
+                utf8,
+            };
+            leaves.push((column_options(&opts, &spec.path), shape));
+        }
+        let mut field_leaves = Vec::new();
+        for &f in descr.fields() {
+            field_leaves.push(descr.column_range(f).start);
+        }
+        field_leaves.push(leaves.len());
+        sink.write_all(b"PAR1").map_err(io_error)?;
+        let mut w = FileWriter {
+            sink,
+            pos: 4,
+            schema,
+            write_schema,
+            opts,
+            leaves,
+            field_leaves,
+            writers: Vec::new(),
+            group_rows: 0,
+            groups: Vec::new(),
+            rows: 0,
+            failed: false,
+        };
+        w.writers = w.new_writers()?;
+        Ok(w)
+    }
+
+    fn new_writers(&self) -> Result<Vec<ColumnChunkWriter>> {
+        self.leaves
+            .iter()
+            .zip(self.write_schema.leaves())
+            .map(|((o, shape), spec)| ColumnChunkWriter::new(spec.clone(), *shape, o.clone()))
+            .collect()
+    }
+
+    /// Appends a batch (of the writer's schema).
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        if self.failed {
+            return Err(Error::invalid(
+                "the writer failed earlier; close or drop it",
+            ));
+        }
+        if batch.schema().fields != self.schema.fields {
+            return Err(Error::invalid(format!(
+                "the batch's schema ({} columns) is not the file's",
+                batch.num_columns()
+            )));
+        }
+        let r = self.write_rows(batch);
+        self.failed = r.is_err();
+        r
+    }
+
+    fn write_rows(&mut self, batch: &RecordBatch) -> Result<()> {
+        let mut start = 0;
+        let n = batch.num_rows();
+        while start < n {
+            let room = (self.opts.row_group_rows as u64 - self.group_rows).max(1) as usize;
+            let take = room.min(n - start);
+            let part = if start == 0 && take == n {
+                batch.clone()
+            } else {
+                batch.slice(start, take)
+            };
+            self.encode(&part)?;
+            self.group_rows += take as u64;
+            self.rows += take as u64;
+            start += take;
+            let bytes: usize = self
+                .writers
+                .iter()
+                .map(ColumnChunkWriter::buffered_bytes)
+                .sum();
+            if self.group_rows >= self.opts.row_group_rows as u64
+                || bytes >= self.opts.row_group_bytes
+            {
+                self.flush_row_group()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Shreds and encodes every column of `batch`, one job per top-level column.
+    fn encode(&mut self, batch: &RecordBatch) -> Result<()> {
+        let mut jobs = Vec::with_capacity(batch.num_columns());
+        let mut rest: &mut [ColumnChunkWriter] = &mut self.writers;
+        for (i, (array, field)) in batch
+            .columns()
+            .iter()
+            .zip(self.schema.fields.iter())
+            .enumerate()
+        {
+            let n = self.field_leaves[i + 1] - self.field_leaves[i];
+            let (mine, tail) = rest.split_at_mut(n);
+            rest = tail;
+            jobs.push((array, field, mine));
+        }
+        self.opts
+            .threads
+            .run_jobs(jobs, || |(a, f, w)| encode_column(a, f, w), || {})?;
+        Ok(())
+    }
+
+    /// Writes the row group being built (nothing when it is empty).
+    pub fn flush_row_group(&mut self) -> Result<()> {
+        if self.group_rows == 0 {
+            return Ok(());
+        }
+        let fresh = self.new_writers()?;
+        let writers = std::mem::replace(&mut self.writers, fresh);
+        let chunks: Vec<EncodedChunk> =
+            self.opts
+                .threads
+                .run_jobs(writers, || ColumnChunkWriter::finish, || {})?;
+        let r = self.write_group(chunks);
+        self.failed |= r.is_err();
+        r
+    }
+
+    fn write_group(&mut self, chunks: Vec<EncodedChunk>) -> Result<()> {
+        let file_offset = self.pos as i64;
+        let mut places = Vec::with_capacity(chunks.len());
+        let mut total = 0i64;
+        for c in &chunks {
+            let dictionary = (!c.dictionary_page.is_empty()).then_some(self.pos as i64);
+            self.put(&c.dictionary_page)?;
+            let data = self.pos as i64;
+            self.put(&c.data_pages)?;
+            places.push(Placement {
+                dictionary,
+                data,
+                bloom: None,
+            });
+            total += c.total_uncompressed as i64;
+        }
+        let compressed = self.pos as i64 - file_offset;
+        let mut bloom_bytes = Vec::new();
+        for (c, place) in chunks.iter().zip(places.iter_mut()) {
+            if let Some(b) = &c.bloom {
+                bloom_bytes.clear();
+                b.write(&mut bloom_bytes);
+                place.bloom = Some((self.pos as i64, bloom_bytes.len() as i32));
+                self.put(&bloom_bytes)?;
+            }
+        }
+        let mut records = Vec::with_capacity(chunks.len());
+        for ((c, place), ((o, _), spec)) in chunks
+            .iter()
+            .zip(places)
+            .zip(self.leaves.iter().zip(self.write_schema.leaves()))
+        {
+            records.push(chunk_record(spec, o.codec, o.statistics, c, place)?);
+        }
+        self.groups.push(GroupRecord {
+            chunks: records,
+            rows: self.group_rows as i64,
+            total_byte_size: total,
+            file_offset,
+            compressed,
+        });
+        self.group_rows = 0;
+        Ok(())
+    }
+
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.sink.write_all(bytes).map_err(io_error)?;
+        self.pos += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Writes the last row group, the page indexes and the footer; returns the sink.
+    pub fn close(mut self) -> Result<(W, WriteSummary)> {
+        if self.failed {
+            return Err(Error::invalid(
+                "the writer failed earlier; the file is incomplete",
+            ));
+        }
+        self.flush_row_group()?;
+        self.write_indexes()?;
+        let footer = self.footer()?;
+        self.put(&footer)?;
+        self.put(&(footer.len() as u32).to_le_bytes())?;
+        self.put(b"PAR1")?;
+        self.sink.flush().map_err(io_error)?;
+        let summary = WriteSummary {
+            rows: self.rows,
+            row_groups: self.groups.len(),
+            bytes: self.pos,
+        };
+        Ok((self.sink, summary))
+    }
+
+    /// Writes every chunk's column index, then every offset index.
+    fn write_indexes(&mut self) -> Result<()> {
+        let mut groups = std::mem::take(&mut self.groups);
+        for g in &mut groups {
+            for c in &mut g.chunks {
+                if let Some(b) = c.column_index.take() {
+                    c.column_index_at = Some((self.pos as i64, b.len() as i32));
+                    self.put(&b)?;
+                }
+            }
+        }
+        for g in &mut groups {
+            for c in &mut g.chunks {
+                if let Some(b) = c.offset_index.take() {
+                    c.offset_index_at = Some((self.pos as i64, b.len() as i32));
+                    self.put(&b)?;
+                }
+            }
+        }
+        self.groups = groups;
+        Ok(())
+    }
+
+    fn footer(&self) -> Result<Vec<u8>> {
+        let arrow_schema = if self.opts.store_arrow_schema {
+            Some(self.write_schema.arrow_schema_value()?)
+        } else {
+            None
+        };
+        let mut kv: Vec<KeyValue<'_>> = Vec::new();
+        if let Some(v) = &arrow_schema {
+            kv.push(KeyValue {
+                key: b"ARROW:schema",
+                value: Some(v.as_bytes()),
+            });
+        }
+        for (k, v) in self.schema.metadata.iter() {
+            kv.push(KeyValue {
+                key: k.as_bytes(),
+                value: Some(v.as_bytes()),
+            });
+        }
+        for (k, v) in &self.opts.key_value_metadata {
+            kv.retain(|e| e.key != k.as_bytes());
+            kv.push(KeyValue {
+                key: k.as_bytes(),
+                value: Some(v.as_bytes()),
+            });
+        }
+        let mut row_groups = Vec::with_capacity(self.groups.len());
+        for (i, g) in self.groups.iter().enumerate() {
+            let chunks = g
+                .chunks
+                .iter()
+                .map(ChunkRecord::column_chunk)
+                .collect::<Result<Vec<_>>>()?;
+            row_groups.push(RowGroup {
+                columns: ColumnChunks::from_decoded(chunks),
+                total_byte_size: g.total_byte_size,
+                num_rows: g.rows,
+                sorting_columns: (!self.opts.sorting_columns.is_empty())
+                    .then(|| self.opts.sorting_columns.clone()),
+                file_offset: Some(g.file_offset),
+                total_compressed_size: Some(g.compressed),
+                ordinal: i16::try_from(i).ok(),
+            });
+        }
+        let meta = FileMetaData {
+            version: 2,
+            schema: self.write_schema.elements(),
+            num_rows: self.rows as i64,
+            row_groups,
+            key_value_metadata: (!kv.is_empty()).then_some(kv),
+            created_by: Some(CREATED_BY.as_bytes()),
+            column_orders: Some(vec![ColumnOrder::TypeDefined; self.leaves.len()]),
+            encryption_algorithm: None,
+            footer_signing_key_metadata: None,
+        };
+        Ok(meta.encode())
+    }
+}
+
+/// Shreds one top-level column and writes its leaves.
+fn encode_column(array: &Array, field: &Field, writers: &mut [ColumnChunkWriter]) -> Result<()> {
+    let leaves = shred(array, field).map_err(|e| e.context(format!("column {}", field.name())))?;
+    if leaves.len() != writers.len() {
+        return Err(Error::invalid(format!(
+            "column {}: {} leaves shredded, the schema has {}",
+            field.name(),
+            leaves.len(),
+            writers.len()
+        )));
+    }
+    for (leaf, w) in leaves.iter().zip(writers.iter_mut()) {
+        w.write(leaf)?;
+    }
+    Ok(())
+}
+
+/// The options of the leaf at `path`: the defaults with the overrides naming it (or a field
+/// above it) applied in order.
+fn column_options(opts: &WriteOptions, path: &[String]) -> ColumnOptions {
+    let mut o = opts.column.clone();
+    let dotted = path.join(".");
+    for (name, change) in &opts.column_overrides {
+        let applies = *name == dotted || dotted.starts_with(&format!("{name}."));
+        if !applies {
+            continue;
+        }
+        match change {
+            ColumnOverride::Options(c) => o = c.clone(),
+            ColumnOverride::Bloom { ndv, fpp } => {
+                o.bloom = Some(crate::arrow::column_writer::BloomOptions {
+                    ndv: *ndv,
+                    fpp: *fpp,
+                })
+            }
+            ColumnOverride::Dictionary(on) => o.dictionary = *on,
+            ColumnOverride::Encoding(e) => o.encoding = Some(*e),
+        }
+    }
+    o
+}
+
+fn io_error(e: std::io::Error) -> Error {
+    Error::from(e).context("writing the Parquet file")
+}
+
+impl FileWriter<super::AtomicFile> {
+    /// A writer of `path`, written under a temporary name beside it and renamed into place by
+    /// [`Self::finish`]; dropped without finishing (or failing), it leaves nothing behind.
+    pub fn create(path: &std::path::Path, schema: SchemaRef, opts: WriteOptions) -> Result<Self> {
+        FileWriter::new(super::AtomicFile::create(path)?, schema, opts)
+    }
+
+    /// Closes the file and renames it into place.
+    pub fn finish(self) -> Result<WriteSummary> {
+        let (file, summary) = self.close()?;
+        file.commit()?;
+        Ok(summary)
+    }
+}

@@ -1,0 +1,138 @@
+//! Files quiver writes read back, in pyarrow, DuckDB and polars, as the files they were made
+//! from: every official file and pyarrow-written file quiver reads is rewritten under several
+//! writer settings, and `tests/write_check.py` has each reader read the original and the
+//! rewritten file and compare (pyarrow also compares the restored Arrow schema).
+
+use crate::common::{parquet_files, python_lines, python_writes, writer_available};
+use quiver_arrow::parallel::ThreadPool;
+use quiver_parquet::arrow::column_writer::PageVersion;
+use quiver_parquet::arrow::options::ReadOptions;
+use quiver_parquet::codec::Codec;
+use quiver_parquet::file::FileReader;
+use quiver_parquet::file::writer::{FileWriter, WriteOptions};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// Reads `path` with quiver and writes it to `out`; `false` when quiver cannot read it.
+fn rewrite(path: &Path, out: &Path, opts: &WriteOptions) -> bool {
+    let bytes = std::fs::read(path).unwrap();
+    let options = ReadOptions {
+        verify_crc: false,
+        ..ReadOptions::default()
+    };
+    let Ok(reader) = FileReader::try_new(&bytes, options) else {
+        return false;
+    };
+    let Ok(batches) = reader.read_all() else {
+        return false;
+    };
+    let file = std::fs::File::create(out).unwrap();
+    let mut w = FileWriter::new(file, reader.schema().clone(), opts.clone())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for b in &batches {
+        w.write(b)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    w.close()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    true
+}
+
+/// Writer settings the rewrite tests run: the default (v1 pages, dictionary, snappy), v2 pages
+/// with zstd and the modern encodings, and tiny pages and row groups without dictionaries.
+fn settings() -> Vec<(&'static str, WriteOptions)> {
+    let default = WriteOptions::default();
+    let mut modern = WriteOptions::default();
+    modern.column.page_version = PageVersion::V2;
+    modern.column.codec = Codec::Zstd;
+    modern.column.choose_encoding = true;
+    let mut tiny = WriteOptions::default();
+    tiny.column.dictionary = false;
+    tiny.column.page_rows = 3;
+    tiny.column.codec = Codec::Uncompressed;
+    tiny.row_group_rows = 7;
+    tiny.threads = ThreadPool::sequential();
+    vec![("default", default), ("modern", modern), ("tiny", tiny)]
+}
+
+/// Rewrites `files` under every setting and checks them with `readers`; returns how many
+/// files were rewritten.
+fn check_rewrites(files: &[PathBuf], readers: &[&str]) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = String::new();
+    let mut n = 0;
+    for (i, f) in files.iter().enumerate() {
+        // DuckDB and polars read INT96 timestamps to the microsecond, so a file of them is no
+        // oracle for the nanoseconds quiver writes as INT64: pyarrow alone checks it.
+        let readers = if f.to_string_lossy().contains("int96") {
+            &readers[..1]
+        } else {
+            readers
+        };
+        for (name, opts) in settings() {
+            let out = dir.path().join(format!("{i}-{name}.parquet"));
+            if !rewrite(f, &out, &opts) {
+                continue;
+            }
+            n += 1;
+            let case = json!({"original": f, "written": out, "readers": readers});
+            input.push_str(&format!("{case}\n"));
+        }
+    }
+    let mut problems = Vec::new();
+    for line in python_lines("write_check.py", &input) {
+        for e in line["errors"].as_array().unwrap() {
+            problems.push(format!("{}: {}", line["written"], e.as_str().unwrap()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    n
+}
+
+#[test]
+fn pyarrow_written_types_rewritten_read_the_same_everywhere() {
+    if !writer_available("pyarrow", "import pyarrow") {
+        return;
+    }
+    let (_dir, files) = python_writes("write_types.py");
+    let mut readers = vec!["pyarrow"];
+    if writer_available("duckdb", "import duckdb") {
+        readers.push("duckdb");
+    }
+    if writer_available("polars", "import polars") {
+        readers.push("polars");
+    }
+    let n = check_rewrites(&files, &readers);
+    assert!(n >= 3 * files.len(), "{n} of {} rewritten", files.len());
+}
+
+#[test]
+fn pyarrow_written_matrix_rewritten_reads_the_same() {
+    if !writer_available("pyarrow", "import pyarrow") {
+        return;
+    }
+    let (_dir, files) = python_writes("write_matrix.py");
+    let n = check_rewrites(&files, &["pyarrow", "duckdb"]);
+    assert!(n >= 3 * files.len(), "{n} of {} rewritten", files.len());
+}
+
+#[test]
+fn official_files_rewritten_read_the_same_in_pyarrow() {
+    let Some(files) = parquet_files() else { return };
+    if !writer_available("pyarrow", "import pyarrow") {
+        return;
+    }
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|f| {
+            !f.to_string_lossy().contains("bad_data") && !f.to_string_lossy().contains("fuzzing")
+        })
+        .collect();
+    let n = check_rewrites(&files, &["pyarrow"]);
+    assert!(n > 100, "only {n} rewritten");
+}

@@ -348,6 +348,14 @@ impl ColumnChunkWriter {
         })
     }
 
+    /// Gives the writer a buffer for its pages (one a finished chunk's pages were in, so that
+    /// a row group's pages go to memory already touched rather than fresh pages).
+    pub fn with_buffer(mut self, mut buf: Vec<u8>) -> Self {
+        buf.clear();
+        self.data = buf;
+        self
+    }
+
     /// Bytes buffered: pages written plus the page being built.
     pub fn buffered_bytes(&self) -> usize {
         self.data.len() + self.page.estimated_size(self.dict.len()) + self.dict.plain_size(false)
@@ -569,11 +577,18 @@ impl ColumnChunkWriter {
             _ => {
                 let fixed = physical == Type::FIXED_LEN_BYTE_ARRAY;
                 let mut total = 0usize;
+                // Unsigned lexicographic bounds are kept in the encoding pass itself.
+                let lex = stats && order == SortOrder::Bytes;
+                let mut bounds = LexBounds::default();
                 match dict {
                     Dict::Bytes(_) if remap.is_some() => {
                         let (idx, r) = (page.indices(), remap.unwrap_or_default());
                         p.for_each(|i| {
-                            total += source.bytes(i).len();
+                            let v = source.bytes(i);
+                            total += v.len();
+                            if lex {
+                                bounds.see(v);
+                            }
                             idx.push(r[i]);
                         });
                     }
@@ -582,6 +597,9 @@ impl ColumnChunkWriter {
                         p.for_each(|i| {
                             let v = source.bytes(i);
                             total += v.len();
+                            if lex {
+                                bounds.see(v);
+                            }
                             idx.push(d.intern(v));
                         });
                     }
@@ -590,6 +608,9 @@ impl ColumnChunkWriter {
                         p.for_each(|i| {
                             let v = source.bytes(i);
                             total += v.len();
+                            if lex {
+                                bounds.see(v);
+                            }
                             if !fixed {
                                 out.extend_from_slice(&(v.len() as u32).to_le_bytes());
                             }
@@ -600,7 +621,9 @@ impl ColumnChunkWriter {
                 if !fixed {
                     self.byte_array_bytes += total as i64;
                 }
-                if stats {
+                if let Some((lo, hi)) = bounds.get() {
+                    mm.merge(order, physical, lo, hi);
+                } else if stats && !lex {
                     let mut vals = Vec::with_capacity(p.len());
                     p.for_each(|i| vals.push(source.bytes(i)));
                     write_stats::fold_bytes(mm, order, physical, vals);
@@ -794,6 +817,53 @@ impl ColumnChunkWriter {
     /// The leaf this writes.
     pub fn spec(&self) -> &LeafSpec {
         &self.spec
+    }
+}
+
+/// The first 8 bytes of `v` as a big-endian word (short values zero-padded): comparing two
+/// heads orders the values unless the heads are equal.
+#[inline]
+fn head(v: &[u8]) -> u64 {
+    match v.first_chunk::<8>() {
+        Some(w) => u64::from_be_bytes(*w),
+        None => {
+            let mut w = 0u64;
+            for (i, &b) in v.iter().enumerate() {
+                w |= u64::from(b) << (56 - 8 * i);
+            }
+            w
+        }
+    }
+}
+
+/// The least and greatest byte strings seen (unsigned lexicographic order), with their heads
+/// so that most comparisons are one integer comparison.
+#[derive(Debug, Default)]
+struct LexBounds<'a> {
+    bounds: Option<(Headed<'a>, Headed<'a>)>,
+}
+
+/// A byte string and its [`head`].
+type Headed<'a> = (&'a [u8], u64);
+
+impl<'a> LexBounds<'a> {
+    #[inline]
+    fn see(&mut self, v: &'a [u8]) {
+        let h = head(v);
+        match &mut self.bounds {
+            None => self.bounds = Some(((v, h), (v, h))),
+            Some((lo, hi)) => {
+                if h < lo.1 || (h == lo.1 && v < lo.0) {
+                    *lo = (v, h);
+                } else if h > hi.1 || (h == hi.1 && v > hi.0) {
+                    *hi = (v, h);
+                }
+            }
+        }
+    }
+
+    fn get(&self) -> Option<(&'a [u8], &'a [u8])> {
+        self.bounds.map(|(lo, hi)| (lo.0, hi.0))
     }
 }
 

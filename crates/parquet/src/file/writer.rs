@@ -128,6 +128,8 @@ pub struct FileWriter<W: Write> {
     groups: Vec<GroupRecord>,
     rows: u64,
     failed: bool,
+    /// Page buffers of written chunks, for the next row group's chunks.
+    buffers: Vec<Vec<u8>>,
 }
 
 impl<W: Write> std::fmt::Debug for FileWriter<W> {
@@ -190,17 +192,22 @@ impl<W: Write> FileWriter<W> {
             groups: Vec::new(),
             rows: 0,
             failed: false,
+            buffers: Vec::new(),
         };
         w.writers = w.new_writers()?;
         Ok(w)
     }
 
-    fn new_writers(&self) -> Result<Vec<ColumnChunkWriter>> {
-        self.leaves
-            .iter()
-            .zip(self.write_schema.leaves())
-            .map(|((o, shape), spec)| ColumnChunkWriter::new(spec.clone(), *shape, o.clone()))
-            .collect()
+    fn new_writers(&mut self) -> Result<Vec<ColumnChunkWriter>> {
+        let mut writers = Vec::with_capacity(self.leaves.len());
+        for ((o, shape), spec) in self.leaves.iter().zip(self.write_schema.leaves()) {
+            let w = ColumnChunkWriter::new(spec.clone(), *shape, o.clone())?;
+            writers.push(match self.buffers.pop() {
+                Some(b) => w.with_buffer(b),
+                None => w,
+            });
+        }
+        Ok(writers)
     }
 
     /// Appends a batch (of the writer's schema).
@@ -321,6 +328,8 @@ impl<W: Write> FileWriter<W> {
         {
             records.push(chunk_record(spec, o.codec, o.statistics, c, place)?);
         }
+        self.buffers
+            .extend(chunks.into_iter().map(|c| c.data_pages));
         self.groups.push(GroupRecord {
             chunks: records,
             rows: self.group_rows as i64,

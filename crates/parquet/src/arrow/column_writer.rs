@@ -512,30 +512,31 @@ impl ColumnChunkWriter {
                         0
                     }
                 };
-                self.def_hist[0] += nulls as i64;
-                self.def_hist[1] += (n - nulls) as i64;
                 self.page.def_hist[0] += nulls as i64;
                 self.page.def_hist[1] += (n - nulls) as i64;
                 (nulls, n)
             }
             LeafLevels::Nested { def, rep } => {
+                // One pass per kind of level: the histogram gives the nulls and the records.
                 let mut nulls = 0;
                 if self.max_def > 0 {
                     let d = &def[entries.clone()];
                     self.page.def.put_levels(d);
+                    let top = self.page.def_hist[self.max_def as usize];
                     for &l in d {
                         self.page.def_hist[l as usize] += 1;
                     }
-                    nulls = d.iter().filter(|&&l| l < self.max_def).count();
+                    nulls = n - (self.page.def_hist[self.max_def as usize] - top) as usize;
                 }
                 let mut rows = n;
                 if self.max_rep > 0 {
                     let r = &rep[entries];
                     self.page.rep.put_levels(r);
+                    let starts = self.page.rep_hist[0];
                     for &l in r {
                         self.page.rep_hist[l as usize] += 1;
                     }
-                    rows = r.iter().filter(|&&l| l == 0).count();
+                    rows = (self.page.rep_hist[0] - starts) as usize;
                 }
                 (nulls, rows)
             }
@@ -748,6 +749,12 @@ impl ColumnChunkWriter {
         let physical = self.spec.physical;
         self.chunk_mm.merge_from(order, physical, &self.page.mm);
         self.chunk_nulls += self.page.num_nulls as u64;
+        for (c, p) in self.def_hist.iter_mut().zip(&self.page.def_hist) {
+            *c += p;
+        }
+        for (c, p) in self.rep_hist.iter_mut().zip(&self.page.rep_hist) {
+            *c += p;
+        }
         if self.opts.statistics != StatisticsLevel::Page {
             return;
         }

@@ -136,3 +136,81 @@ fn official_files_rewritten_read_the_same_in_pyarrow() {
     let n = check_rewrites(&files, &["pyarrow"]);
     assert!(n > 100, "only {n} rewritten");
 }
+
+#[test]
+fn the_thread_count_does_not_change_the_file() {
+    if !writer_available("pyarrow", "import pyarrow") {
+        return;
+    }
+    let (_dir, files) = python_writes("write_matrix.py");
+    let out = tempfile::tempdir().unwrap();
+    let mut compared = 0;
+    for (i, f) in files.iter().enumerate() {
+        let mut written = Vec::new();
+        for threads in [1, 3] {
+            let opts = WriteOptions {
+                threads: ThreadPool::new(threads).unwrap(),
+                row_group_rows: 5,
+                ..WriteOptions::default()
+            };
+            let path = out.path().join(format!("{i}-{threads}.parquet"));
+            if rewrite(f, &path, &opts) {
+                written.push(std::fs::read(&path).unwrap());
+            }
+        }
+        if let [a, b] = &written[..] {
+            assert!(
+                a == b,
+                "{}: the file depends on the thread count",
+                f.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 10, "only {compared} files compared");
+}
+
+#[test]
+fn empty_inputs_make_files_pyarrow_reads() {
+    use quiver_arrow::array::{Array, PrimitiveArray};
+    use quiver_arrow::datatype::{DataType, Field, Schema};
+    use std::sync::Arc;
+    if !writer_available("pyarrow", "import pyarrow") {
+        return;
+    }
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("x", DataType::Int64, true),
+        Field::new("n", DataType::Null, true),
+    ]));
+    let dir = tempfile::tempdir().unwrap();
+    // No batch at all, and one batch of no rows.
+    for (name, rows) in [("none", None), ("zero", Some(0usize))] {
+        let path = dir.path().join(format!("{name}.parquet"));
+        let mut w = FileWriter::create(&path, schema.clone(), WriteOptions::default()).unwrap();
+        if let Some(n) = rows {
+            let x = Array::I64(PrimitiveArray::from_options(vec![None; n]));
+            let nulls = Array::Null(quiver_arrow::array::NullArray::new(n));
+            let b = quiver_arrow::RecordBatch::try_new(schema.clone(), vec![x, nulls]).unwrap();
+            w.write(&b).unwrap();
+        }
+        let summary = w.finish().unwrap();
+        assert_eq!((summary.rows, summary.row_groups), (0, 0));
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import sys, pyarrow.parquet as pq; t = pq.read_table(sys.argv[1]); print(t.num_rows, t.schema.types)",
+            ])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "0 [DataType(int64), DataType(null)]"
+        );
+    }
+}

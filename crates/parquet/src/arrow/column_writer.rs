@@ -430,7 +430,7 @@ impl ColumnChunkWriter {
     }
 
     fn dictionary_full(&self) -> bool {
-        !matches!(self.dict, Dict::Off)
+        self.dictionary_encoding()
             && self
                 .dict
                 .plain_size(self.spec.physical == Type::FIXED_LEN_BYTE_ARRAY)

@@ -214,3 +214,46 @@ fn empty_inputs_make_files_pyarrow_reads() {
         );
     }
 }
+
+/// A chunk whose dictionary outgrows its limit goes on in full-size PLAIN pages (a bug once
+/// closed a page after every slice of 1,024 values once the chunk had fallen back).
+#[test]
+fn pages_after_a_dictionary_fallback_are_full_size() {
+    use quiver_arrow::array::{Array, PrimitiveArray};
+    use quiver_arrow::datatype::{DataType, Field, Schema};
+    use quiver_parquet::format::{Encoding, PageType};
+    use std::sync::Arc;
+    let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, false)]));
+    let rows = 200_000i64;
+    let x = Array::I64(PrimitiveArray::new(
+        (0..rows).map(|i| i * 7919 % 1_000_003).collect::<Vec<_>>(),
+    ));
+    let batch = quiver_arrow::RecordBatch::try_new(schema.clone(), vec![x]).unwrap();
+    let mut opts = WriteOptions::default();
+    opts.column.dictionary_limit = 64 << 10;
+    let mut w = FileWriter::new(Vec::new(), schema, opts).unwrap();
+    w.write(&batch).unwrap();
+    let (bytes, _) = w.close().unwrap();
+    let reader = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+    let chunk = reader.metadata().column_chunk(0, 0).unwrap();
+    let meta = chunk.meta_data.as_ref().unwrap();
+    let stats: Vec<_> = meta.encoding_stats.as_ref().unwrap().iter().collect();
+    let count = |t: PageType, e: Encoding| {
+        stats
+            .iter()
+            .filter(|s| s.page_type == t && s.encoding == e)
+            .map(|s| s.count)
+            .sum::<i32>()
+    };
+    let dict_pages = count(PageType::DATA_PAGE, Encoding::RLE_DICTIONARY);
+    let plain_pages = count(PageType::DATA_PAGE, Encoding::PLAIN);
+    assert_eq!(
+        count(PageType::DICTIONARY_PAGE, Encoding::PLAIN),
+        1,
+        "{stats:?}"
+    );
+    assert!(dict_pages >= 1 && plain_pages >= 1, "{stats:?}");
+    // 20,000 rows per page at most: 10 pages, plus one cut at the fallback.
+    assert!(dict_pages + plain_pages <= 11, "{stats:?}");
+    assert_eq!(reader.read_all().unwrap()[0].column(0).len(), rows as usize);
+}

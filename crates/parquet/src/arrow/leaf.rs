@@ -95,7 +95,7 @@ const MIN_STEP: usize = 1024;
 
 /// One leaf column chunk, decoded a batch of records at a time ([`ColumnStream::next`]).
 pub struct ColumnStream<'c> {
-    descr: &'c ColumnDescriptor,
+    descr: &'c ColumnDescriptor<'c>,
     cx: PageContext,
     chunk: ChunkBytes<'c>,
     pages: PageCursor,

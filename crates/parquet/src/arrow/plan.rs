@@ -59,7 +59,7 @@ impl Plan {
 
 /// Builds Arrow fields and plans from the Parquet schema.
 pub(super) struct Planner<'s, 'e, 'a> {
-    pub schema: &'s SchemaDescriptor,
+    pub schema: &'s SchemaDescriptor<'s>,
     pub elements: &'e [SchemaElement<'a>],
     pub options: &'s ReadOptions,
 }
@@ -108,7 +108,7 @@ impl Planner<'_, '_, '_> {
                 repeated: i,
                 element: Box::new(plan),
             };
-            return Ok((self.field(i, &n.name, list, false), plan));
+            return Ok((self.field(i, n.name, list, false), plan));
         }
         let nullable = n.repetition == Repetition::Optional;
         let e = self.element(i);
@@ -141,7 +141,7 @@ impl Planner<'_, '_, '_> {
                     ordered: false,
                 };
             }
-            let mut f = self.field(i, &n.name, t, nullable);
+            let mut f = self.field(i, n.name, t, nullable);
             if let Some(name) = extension(self.element(i)) {
                 f = f.with_extension(name, "");
             }
@@ -162,7 +162,7 @@ impl Planner<'_, '_, '_> {
         }
         let t = DataType::Struct(Fields::from(fields));
         Ok((
-            self.field(i, &n.name, t, nullable),
+            self.field(i, n.name, t, nullable),
             Plan::Struct {
                 node: i,
                 children: plans,
@@ -203,7 +203,7 @@ impl Planner<'_, '_, '_> {
             element: Box::new(element),
         };
         Ok((
-            self.field(i, &n.name, DataType::List(Arc::new(item)), nullable),
+            self.field(i, n.name, DataType::List(Arc::new(item)), nullable),
             plan,
         ))
     }
@@ -223,7 +223,7 @@ impl Planner<'_, '_, '_> {
                     element: Box::new(element),
                 };
                 let t = DataType::List(Arc::new(item));
-                return Ok((self.field(i, &n.name, t, nullable), plan));
+                return Ok((self.field(i, n.name, t, nullable), plan));
             }
             _ => {
                 return Err(Error::oos(format!(
@@ -243,7 +243,7 @@ impl Planner<'_, '_, '_> {
         let (value, value_plan) = self.node(kv.children[1])?;
         // The entries field is named after the map (as Arrow C++ names it).
         let entries = Field::new(
-            &n.name,
+            n.name,
             DataType::Struct(Fields::from(vec![key, value])),
             false,
         );
@@ -256,6 +256,6 @@ impl Planner<'_, '_, '_> {
             }),
         };
         let t = DataType::Map(Arc::new(entries), false);
-        Ok((self.field(i, &n.name, t, nullable), plan))
+        Ok((self.field(i, n.name, t, nullable), plan))
     }
 }

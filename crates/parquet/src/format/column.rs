@@ -48,6 +48,13 @@ pub struct PageEncodingStats {
 impl<'a> ThriftRead<'a> for PageEncodingStats {
     const TYPE: ValueType = ValueType::Struct;
     fn read(r: &mut CompactReader<'a>) -> Result<Self> {
+        if let Some([page_type, encoding, count]) = r.small_i32_triple() {
+            return Ok(PageEncodingStats {
+                page_type: page_type.into(),
+                encoding: encoding.into(),
+                count,
+            });
+        }
         let (mut page_type, mut encoding, mut count) = (None, None, None);
         r.read_struct("PageEncodingStats", |r, f| {
             match f.id {

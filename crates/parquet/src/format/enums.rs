@@ -47,6 +47,15 @@ macro_rules! thrift_enum {
             fn read(r: &mut CompactReader<'a>) -> Result<Self> {
                 r.i32().map(Self::from)
             }
+            // Every `i32` is a value (unknown ones kept): only the varints are checked.
+            #[inline]
+            fn check(r: &mut CompactReader<'a>) -> Result<()> {
+                r.i32().map(drop)
+            }
+            #[inline]
+            fn check_elements(r: &mut CompactReader<'a>, n: usize) -> Result<()> {
+                r.skip_i32s(n)
+            }
         }
 
         impl ThriftWrite for $name {

@@ -69,6 +69,13 @@ impl<'a> ThriftRead<'a> for Statistics<'a> {
         })?;
         Ok(s)
     }
+
+    /// Every field [`Self::read`] knows is a binary, an `i64` or a `bool`, which skipping
+    /// checks as reading does; a field of another type is skipped by both.
+    #[inline]
+    fn check(r: &mut CompactReader<'a>) -> Result<()> {
+        r.read_struct("Statistics", |r, f| r.skip_field(f))
+    }
 }
 
 impl ThriftWrite for Statistics<'_> {

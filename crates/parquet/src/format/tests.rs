@@ -417,3 +417,30 @@ fn indexes_and_bloom_filter_headers_round_trip() {
     let mut buf = Vec::new();
     assert_eq!(round_trip(&crypto, &mut buf), crypto);
 }
+
+/// A truncated binary inside a struct is an error whether the struct is read or skipped
+/// (skipping once read the length again from the byte after it, and stepped over too little).
+#[test]
+fn truncated_binary_fails_skipping_as_reading() {
+    // Statistics { 1: binary of 249 bytes } with 14 bytes after the length.
+    let mut bytes = vec![0x18, 0xf9, 0x01];
+    bytes.extend_from_slice(&[
+        0x01, 0x18, 0x01, 0x00, 0x16, 0x0c, 0x28, 0x01, 0x01, 0x18, 0x01, 0x00, 0x00, 0x00,
+    ]);
+    let read = Statistics::read(&mut CompactReader::new(&bytes)).unwrap_err();
+    assert!(
+        read.to_string()
+            .contains("binary of 249 bytes at byte 3 runs past the end"),
+        "{read}"
+    );
+    for skip in [
+        Statistics::check(&mut CompactReader::new(&bytes)),
+        CompactReader::new(&bytes).skip(crate::thrift::ValueType::Struct),
+    ] {
+        let e = skip.unwrap_err().to_string();
+        assert!(
+            e.contains("binary of 249 bytes at byte 3 runs past the end"),
+            "{e}"
+        );
+    }
+}

@@ -55,7 +55,7 @@ pub fn footer_len(tail: &[u8; FOOTER_TAIL_LEN]) -> Result<usize> {
 pub struct ParquetMetaData<'a> {
     file: FileMetaData<'a>,
     leaves: Vec<usize>,
-    descr: SchemaDescriptor,
+    descr: SchemaDescriptor<'a>,
     data: Range<u64>,
     /// Every column chunk is decoded and was validated (by [`parse_metadata_eager`]).
     validated: bool,
@@ -107,23 +107,29 @@ enum Checked {
     Partly,
 }
 
+/// What eager decoding gives: the metadata, how its chunks were checked, and the schema tree
+/// it built from the final schema (when it built one: the file had column chunks).
+struct Decoded<'a> {
+    file: FileMetaData<'a>,
+    checked: Checked,
+    descr: Option<SchemaDescriptor<'a>>,
+}
+
 /// Decodes every chunk, validating each as soon as it is decoded (in cache). An invalid
 /// chunk does not stop decoding: a later schema field may replace the one it was checked
 /// against, and errors of the whole file come first.
-fn decode_validated<'a>(
-    metadata: &'a [u8],
-    data: &Range<u64>,
-) -> Result<(FileMetaData<'a>, Checked)> {
-    // The leaf columns' schema indices, from the schema decoded before the row groups
-    // (`None` when it does not make a tree: validating the file reports that).
-    let mut leaves: Option<Option<Vec<usize>>> = None;
+fn decode_validated<'a>(metadata: &'a [u8], data: &Range<u64>) -> Result<Decoded<'a>> {
+    // The schema tree and its leaf columns' schema indices, from the schema decoded before
+    // the row groups (`None` when it does not make a tree: validating the file reports that).
+    let mut tree: Option<Option<(SchemaDescriptor<'a>, Vec<usize>)>> = None;
     let (mut unchecked, mut failed) = (false, None);
     let (file, checked) = FileMetaData::decode_checked(metadata, &mut |schema, g, c, chunk| {
-        let leaves = leaves.get_or_insert_with(|| {
+        let tree = tree.get_or_insert_with(|| {
             let descr = SchemaDescriptor::new(schema).ok()?;
-            Some(leaf_indices(&descr))
+            let leaves = leaf_indices(&descr);
+            Some((descr, leaves))
         });
-        match leaves.as_ref().and_then(|l| l.get(c)) {
+        match tree.as_ref().and_then(|(_, l)| l.get(c)) {
             Some(_) if failed.is_some() => {}
             Some(&i) => {
                 failed = validate::chunk(chunk, &schema[i], data)
@@ -134,16 +140,21 @@ fn decode_validated<'a>(
         }
         Ok(())
     })?;
-    let checked = match failed {
-        _ if !checked || unchecked => Checked::Partly,
-        Some(e) => Checked::Failed(e),
-        None => Checked::All,
+    let (checked, descr) = match failed {
+        _ if !checked || unchecked => (Checked::Partly, None),
+        Some(e) => (Checked::Failed(e), None),
+        // Built from the schema the result has (the flag says no schema field followed).
+        None => (Checked::All, tree.flatten().map(|(d, _)| d)),
     };
-    Ok((file, checked))
+    Ok(Decoded {
+        file,
+        checked,
+        descr,
+    })
 }
 
 /// The index in the schema of each leaf column.
-fn leaf_indices(descr: &SchemaDescriptor) -> Vec<usize> {
+fn leaf_indices(descr: &SchemaDescriptor<'_>) -> Vec<usize> {
     descr
         .columns()
         .iter()
@@ -153,13 +164,22 @@ fn leaf_indices(descr: &SchemaDescriptor) -> Vec<usize> {
 
 fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<'_>> {
     let data = data_range(metadata.len(), file_len)?;
-    let (file, checked) = if eager {
+    let decoded = if eager {
         decode_validated(metadata, &data)
     } else {
-        FileMetaData::decode(metadata).map(|f| (f, Checked::Partly))
+        FileMetaData::decode(metadata).map(|file| Decoded {
+            file,
+            checked: Checked::Partly,
+            descr: None,
+        })
     }
     .map_err(|e| e.context("file metadata"))?;
-    let descr = validate::file(&file, &data).map_err(|e| e.context("file metadata"))?;
+    let Decoded {
+        file,
+        checked,
+        descr,
+    } = decoded;
+    let descr = validate::file(&file, &data, descr).map_err(|e| e.context("file metadata"))?;
     let validated = match checked {
         Checked::All => true,
         Checked::Failed(e) => return Err(e),
@@ -226,7 +246,7 @@ impl<'a> ParquetMetaData<'a> {
     }
 
     /// The schema tree and its leaf columns.
-    pub fn schema_descr(&self) -> &SchemaDescriptor {
+    pub fn schema_descr(&self) -> &SchemaDescriptor<'a> {
         &self.descr
     }
 

@@ -9,11 +9,19 @@ use std::ops::Range;
 
 /// Checks what the whole file's metadata promises; returns the schema tree (which checks that
 /// the depth-first list holds exactly one tree whose leaves have known physical types).
-pub(super) fn file(m: &FileMetaData<'_>, data: &Range<u64>) -> Result<SchemaDescriptor> {
+/// `built` is the tree when it was already built from `m.schema`.
+pub(super) fn file<'a>(
+    m: &FileMetaData<'a>,
+    data: &Range<u64>,
+    built: Option<SchemaDescriptor<'a>>,
+) -> Result<SchemaDescriptor<'a>> {
     if m.num_rows < 0 {
         return Err(Error::oos(format!("num_rows is {}", m.num_rows)));
     }
-    let schema = SchemaDescriptor::new(&m.schema)?;
+    let schema = match built {
+        Some(schema) => schema,
+        None => SchemaDescriptor::new(&m.schema)?,
+    };
     let leaves = schema.columns().len();
     for (i, rg) in m.row_groups.iter().enumerate() {
         let at = |e: Error| e.context(format!("row group {i}"));

@@ -12,9 +12,9 @@ use quiver_arrow::{Error, Result};
 
 /// One node of the schema tree; node `i` is schema element `i`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaNode {
-    /// The field name.
-    pub name: String,
+pub struct SchemaNode<'a> {
+    /// The field name (borrowed from the footer's bytes).
+    pub name: &'a str,
     /// How it repeats (the root is `Required`).
     pub repetition: Repetition,
     /// Children, in order (empty for a leaf).
@@ -25,9 +25,9 @@ pub struct SchemaNode {
 
 /// A leaf column.
 #[derive(Debug, Clone)]
-pub struct ColumnDescriptor {
-    /// Field names from the root's child down to the leaf.
-    pub path: Vec<String>,
+pub struct ColumnDescriptor<'a> {
+    /// Field names from the root's child down to the leaf (borrowed from the footer's bytes).
+    pub path: Vec<&'a str>,
     /// Node indices from the root's child down to the leaf.
     pub nodes: Vec<usize>,
     /// The physical type.
@@ -38,7 +38,7 @@ pub struct ColumnDescriptor {
     pub levels: std::sync::Arc<Path>,
 }
 
-impl ColumnDescriptor {
+impl ColumnDescriptor<'_> {
     /// The maximum definition level.
     pub fn max_def(&self) -> i16 {
         self.levels.max_def()
@@ -57,17 +57,18 @@ impl ColumnDescriptor {
 
 /// The schema tree and its leaf columns.
 #[derive(Debug, Clone)]
-pub struct SchemaDescriptor {
-    nodes: Vec<SchemaNode>,
-    columns: Vec<ColumnDescriptor>,
+pub struct SchemaDescriptor<'a> {
+    nodes: Vec<SchemaNode<'a>>,
+    columns: Vec<ColumnDescriptor<'a>>,
 }
 
 /// Deepest nesting accepted (each level is a node on a path; levels are `i16`).
 const MAX_DEPTH: usize = 1000;
 
-impl SchemaDescriptor {
-    /// Builds the tree from the depth-first element list (the root first).
-    pub fn new(elements: &[SchemaElement<'_>]) -> Result<SchemaDescriptor> {
+impl<'a> SchemaDescriptor<'a> {
+    /// Builds the tree from the depth-first element list (the root first); names are
+    /// borrowed from the elements' bytes, not copied.
+    pub fn new(elements: &[SchemaElement<'a>]) -> Result<SchemaDescriptor<'a>> {
         if elements.is_empty() {
             return Err(Error::oos("the schema has no root element"));
         }
@@ -93,7 +94,7 @@ impl SchemaDescriptor {
     }
 
     /// Node `i` (element `i`).
-    pub fn node(&self, i: usize) -> &SchemaNode {
+    pub fn node(&self, i: usize) -> &SchemaNode<'a> {
         &self.nodes[i]
     }
 
@@ -103,7 +104,7 @@ impl SchemaDescriptor {
     }
 
     /// The leaf columns, in column-chunk order.
-    pub fn columns(&self) -> &[ColumnDescriptor] {
+    pub fn columns(&self) -> &[ColumnDescriptor<'a>] {
         &self.columns
     }
 
@@ -137,15 +138,15 @@ impl SchemaDescriptor {
 
 struct Builder<'e, 'a> {
     elements: &'e [SchemaElement<'a>],
-    nodes: Vec<SchemaNode>,
-    columns: Vec<ColumnDescriptor>,
+    nodes: Vec<SchemaNode<'a>>,
+    columns: Vec<ColumnDescriptor<'a>>,
     /// Node indices from the root's child down to the current node.
     stack: Vec<usize>,
     /// The distinct level paths so far (most schemas have a handful), shared by columns.
     paths: Vec<std::sync::Arc<Path>>,
 }
 
-impl Builder<'_, '_> {
+impl<'a> Builder<'_, 'a> {
     /// Adds element `i` and its subtree; returns the index after it.
     fn node(&mut self, i: usize, depth: usize) -> Result<usize> {
         let e = &self.elements[i];
@@ -169,7 +170,7 @@ impl Builder<'_, '_> {
             }
         };
         self.nodes.push(SchemaNode {
-            name: e.name.to_string(),
+            name: e.name,
             repetition,
             children: Vec::new(),
             column: None,
@@ -257,11 +258,7 @@ impl Builder<'_, '_> {
         let column = self.columns.len();
         self.nodes[i].column = Some(column);
         self.columns.push(ColumnDescriptor {
-            path: self
-                .stack
-                .iter()
-                .map(|&n| self.nodes[n].name.clone())
-                .collect(),
+            path: self.stack.iter().map(|&n| self.nodes[n].name).collect(),
             nodes: self.stack.clone(),
             physical,
             type_length,

@@ -80,7 +80,7 @@ impl<'a, T: ThriftRead<'a>> ThriftRead<'a> for Encoded<'a, T> {
     #[inline]
     fn read(r: &mut CompactReader<'a>) -> Result<Self> {
         let start = r.position();
-        T::read(r)?;
+        T::check(r)?;
         Ok(Self {
             bytes: &r.buffer()[start..r.position()],
             value: PhantomData,

@@ -9,7 +9,8 @@ use std::marker::PhantomData;
 
 /// A `list<T>` (or `set<T>`) as its encoded elements (without the list header, borrowed from
 /// the decoded bytes) and their count. Every element was decoded once when the list was
-/// read, so iterating cannot fail. Equality compares the elements, not their bytes.
+/// read (by [`ThriftRead::check`], which fails exactly when reading would), so iterating
+/// cannot fail. Equality compares the elements, not their bytes.
 pub struct ThriftList<'a, T> {
     bytes: &'a [u8],
     len: usize,
@@ -66,11 +67,7 @@ impl<'a, T: ThriftRead<'a>> ThriftList<'a, T> {
     fn elements(r: &mut CompactReader<'a>, n: usize) -> Result<Self> {
         r.enter()?;
         let first = r.position();
-        for i in 0..n {
-            if let Err(e) = T::read(r) {
-                return Err(e.context(format!("element {i}")));
-            }
-        }
+        T::check_elements(r, n)?;
         r.depth -= 1;
         Ok(Self {
             bytes: &r.buffer()[first..r.position()],

@@ -21,6 +21,26 @@ pub trait ThriftRead<'a>: Sized {
     const TYPE: ValueType;
     /// Reads one value (a `bool` as a collection element: one byte).
     fn read(r: &mut CompactReader<'a>) -> Result<Self>;
+
+    /// Steps over one value, failing exactly when [`Self::read`] would fail there (what
+    /// [`crate::thrift::ThriftList`] and [`crate::thrift::Encoded`] do to check what they
+    /// keep as bytes). Types override it when checking is cheaper than building the value.
+    #[inline]
+    fn check(r: &mut CompactReader<'a>) -> Result<()> {
+        Self::read(r).map(drop)
+    }
+
+    /// Steps over `n` values of a list, as many calls of [`Self::check`] (errors name the
+    /// element).
+    #[inline]
+    fn check_elements(r: &mut CompactReader<'a>, n: usize) -> Result<()> {
+        for i in 0..n {
+            if let Err(e) = Self::check(r) {
+                return Err(e.context(format!("element {i}")));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A compact-protocol decoder over borrowed bytes. Binary and string values are slices of the
@@ -155,6 +175,39 @@ impl<'a> CompactReader<'a> {
     pub fn i64(&mut self) -> Result<i64> {
         let v = self.varint()?;
         Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
+    }
+
+    /// Steps over `n` `i32` varints (the check of a list of `i32`s or of `i32` enums): a run
+    /// of one-byte varints is stepped over at once.
+    #[inline]
+    pub fn skip_i32s(&mut self, n: usize) -> Result<()> {
+        if let Some(run) = self.buf.get(self.pos..self.pos.saturating_add(n))
+            && run.len() == n
+            && run.iter().all(|&b| b < 0x80)
+        {
+            self.pos += n;
+            return Ok(());
+        }
+        for i in 0..n {
+            self.i32().map_err(|e| e.context(format!("element {i}")))?;
+        }
+        Ok(())
+    }
+
+    /// The struct at the position when it is three `i32` fields with ids 1, 2, 3 in the short
+    /// form, each a one-byte varint, and nothing else (`15 a 15 b 15 c 00`, as writers put
+    /// small structs such as `PageEncodingStats`): the three values, and the position moved
+    /// past it. `None` (nothing read) otherwise; reading it field by field gives the same.
+    #[inline]
+    pub fn small_i32_triple(&mut self) -> Option<[i32; 3]> {
+        let b: &[u8; 7] = self.buf.get(self.pos..self.pos + 7)?.try_into().ok()?;
+        let shape = b[0] == 0x15 && b[2] == 0x15 && b[4] == 0x15 && b[6] == 0;
+        if !shape || (b[1] | b[3] | b[5]) >= 0x80 || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.pos += 7;
+        let zigzag = |v: u8| i32::from(v >> 1) ^ -i32::from(v & 1);
+        Some([zigzag(b[1]), zigzag(b[3]), zigzag(b[5])])
     }
 
     /// Reads an `i8` (one byte).

@@ -108,16 +108,19 @@ impl CompactReader<'_> {
     /// Skips a `binary`.
     #[inline]
     fn skip_binary(&mut self) -> Result<()> {
+        let start = self.pos;
         let len = self.varint()?;
         if len <= self.remaining() as u64 {
             self.pos += len as usize;
             Ok(())
         } else {
+            self.pos = start;
             self.binary().map(drop) // the error
         }
     }
 
-    /// Skips a varint (at most 10 bytes) without decoding it.
+    /// Skips a varint (at most 10 bytes, fitting in 64 bits as [`Self::varint`] requires)
+    /// without decoding it.
     #[inline(always)]
     fn skip_varint(&mut self) -> Result<()> {
         if let Some(&b) = self.buf.get(self.pos)
@@ -133,7 +136,8 @@ impl CompactReader<'_> {
     fn skip_varint_long(&mut self) -> Result<()> {
         let rest = &self.buf[self.pos..];
         for (i, &b) in rest.iter().take(10).enumerate() {
-            if b < 0x80 {
+            // The 10th byte holds the 64th bit only: more overflows (as `varint` says).
+            if b < 0x80 && (i < 9 || b <= 1) {
                 self.pos += i + 1;
                 return Ok(());
             }

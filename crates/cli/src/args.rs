@@ -210,9 +210,8 @@ pub struct WriteArgs {
     /// Output format, when the extension does not say.
     #[arg(long, value_enum)]
     pub to: Option<Format>,
-    /// Compression: of Arrow IPC buffers (none, lz4, zstd; default none) or of Parquet pages
-    /// (none, snappy, gzip, brotli, zstd, lz4_raw, lz4: the deprecated Hadoop-framed LZ4;
-    /// default snappy).
+    /// Compression of Arrow IPC buffers (none, lz4 or zstd; default none) or of Parquet pages
+    /// (any; default snappy; lz4 is Parquet's deprecated Hadoop-framed LZ4: prefer lz4_raw).
     #[arg(long, value_enum, value_name = "CODEC")]
     pub compression: Option<Compression>,
     /// Rows per output batch.

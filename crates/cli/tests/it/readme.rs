@@ -86,7 +86,7 @@ fn readme_lists_every_convert_option() {
     let help = ok(&["convert", "--help"]);
     let expected = table(&help);
     assert!(
-        expected.contains("`--compression <COMPRESSION>`"),
+        expected.contains("`--compression <CODEC>`"),
         "{expected}"
     );
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 ///
 /// Formats are taken from file extensions: .arrow .feather .ipc (IPC file), .arrows (IPC
 /// stream), .parquet, .csv .tsv, .jsonl .ndjson (JSON Lines), .json (a JSON array of
-/// objects). Arrow and Parquet input is also recognised by its magic bytes, whatever the name
-/// (Parquet is read, not written yet). Use - for standard input or output.
+/// objects). Arrow and Parquet input is also recognised by its magic bytes, whatever the name.
+/// Use - for standard input or output.
 ///
 /// Exit codes: 0 success, 1 data or I/O error, 2 usage error.
 #[derive(Debug, Parser)]
@@ -49,9 +49,9 @@ pub enum Command {
         after_help = "Examples:\n  quiver meta data.arrow --verbose\n  quiver meta data.parquet --pages"
     )]
     Meta(MetaArgs),
-    /// Convert between Arrow IPC file, Arrow IPC stream, CSV and JSON Lines (Parquet is read).
+    /// Convert between Arrow IPC file, Arrow IPC stream, Parquet, CSV and JSON Lines.
     #[command(
-        after_help = "Examples:\n  quiver convert data.csv data.arrow --compression zstd\n  quiver convert data.arrow - --to csv | head\n  cat data.jsonl | quiver convert - out.arrows --from jsonl\n  quiver convert data.csv out.arrow --schema 'id:int64, price:decimal128(15,2), day:date32'"
+        after_help = "Examples:\n  quiver convert data.csv data.parquet\n  quiver convert data.jsonl data.parquet --compression zstd --compression-level 9 --row-group-size 64MiB\n  quiver convert old.parquet new.parquet --profile modern --bloom-filter id:50000 --sort-by day,id\n  quiver convert data.csv data.arrow --compression zstd\n  quiver convert data.arrow - --to csv | head\n  cat data.jsonl | quiver convert - out.arrows --from jsonl\n  quiver convert data.csv out.arrow --schema 'id:int64, price:decimal128(15,2), day:date32'"
     )]
     Convert(ConvertArgs),
     /// Read and decode every selected value with full validation; report the speed.
@@ -64,7 +64,7 @@ pub enum Command {
     Validate(InputArgs),
     /// Write a deterministic synthetic data set (TPC-H lineitem-like, or nested).
     #[command(
-        after_help = "Examples:\n  quiver generate lineitem --rows 6000000 -o lineitem.arrow\n  quiver generate nested --rows 1000 -o nested.jsonl"
+        after_help = "Examples:\n  quiver generate lineitem --rows 6000000 -o lineitem.arrow\n  quiver generate nested --rows 1000 -o nested.jsonl\n  quiver generate lineitem --rows 1000000 -o lineitem.parquet --compression zstd"
     )]
     Generate(GenerateArgs),
 }
@@ -210,9 +210,10 @@ pub struct WriteArgs {
     /// Output format, when the extension does not say.
     #[arg(long, value_enum)]
     pub to: Option<Format>,
-    /// Buffer compression for Arrow IPC output.
-    #[arg(long, value_enum, default_value_t = Compression::None)]
-    pub compression: Compression,
+    /// Compression of Arrow IPC buffers (none, lz4 or zstd; default none) or of Parquet pages
+    /// (any; default snappy; lz4 is Parquet's deprecated Hadoop-framed LZ4: prefer lz4_raw).
+    #[arg(long, value_enum, value_name = "CODEC")]
+    pub compression: Option<Compression>,
     /// Rows per output batch.
     #[arg(long, value_name = "N")]
     pub batch_size: Option<usize>,
@@ -221,6 +222,124 @@ pub struct WriteArgs {
     pub out_delimiter: Option<String>,
     #[command(flatten)]
     pub json: JsonOutArgs,
+    /// Sort the rows by these columns (top-level names; ascending, nulls last, stable) before
+    /// writing: the whole input is held in memory. Parquet records them as the row groups'
+    /// sorting_columns.
+    #[arg(long, value_name = "COL,...", value_delimiter = ',')]
+    pub sort_by: Vec<String>,
+    #[command(flatten)]
+    pub parquet: ParquetOutArgs,
+}
+
+/// Parquet output options of `convert` and `generate`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ParquetOutArgs {
+    /// Parquet: the codec's level (zstd -7..=22, gzip 0..=9, brotli 0..=11; default: the
+    /// codec's own).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub compression_level: Option<i32>,
+    /// Parquet: when a row group ends: a plain number is rows, a number with a unit encoded
+    /// bytes (128MiB, 64MB, 1GiB); the writer holds one row group's encoded pages in memory
+    /// (default: 1Mi rows or 128MiB, whichever comes first).
+    #[arg(long, value_name = "ROWS|BYTES", value_parser = parse_row_group_size)]
+    pub row_group_size: Option<RowGroupSize>,
+    /// Parquet: encoded bytes after which a data page ends, e.g. 1MiB, 64KiB (default 1MiB).
+    #[arg(long, value_name = "BYTES", value_parser = parse_page_size)]
+    pub page_size: Option<usize>,
+    /// Parquet: compatible (data page v1, dictionary + plain: what every reader handles;
+    /// default) or modern (data page v2; delta and byte-stream-split encodings where they make
+    /// a column smaller).
+    #[arg(long, value_enum)]
+    pub profile: Option<Profile>,
+    /// Parquet: a bloom filter on column COL (a top-level name or dotted path), sized for NDV
+    /// distinct values per row group (default 100000); repeatable.
+    #[arg(long = "bloom-filter", value_name = "COL[:NDV]")]
+    pub bloom_filters: Vec<String>,
+    /// Parquet: the bloom filters' false-positive probability, above 0 and below 1 (default
+    /// 0.05).
+    #[arg(long, value_name = "P")]
+    pub bloom_fpp: Option<f64>,
+    /// Parquet: dictionary-encode columns, falling back to plain when a dictionary passes 1MiB
+    /// (the default).
+    #[arg(long, overrides_with = "no_dictionary")]
+    pub dictionary: bool,
+    /// Parquet: no dictionary encoding.
+    #[arg(long, overrides_with = "dictionary")]
+    pub no_dictionary: bool,
+    /// Parquet: statistics written: none, chunk (min, max and null count per column chunk) or
+    /// page (also the page index: column and offset indexes; default).
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub statistics: Option<Statistics>,
+}
+
+impl ParquetOutArgs {
+    /// The option given, by its flag, if any (they apply to Parquet output only).
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.compression_level.is_some(), "--compression-level"),
+            (self.row_group_size.is_some(), "--row-group-size"),
+            (self.page_size.is_some(), "--page-size"),
+            (self.profile.is_some(), "--profile"),
+            (!self.bloom_filters.is_empty(), "--bloom-filter"),
+            (self.bloom_fpp.is_some(), "--bloom-fpp"),
+            (self.dictionary, "--dictionary"),
+            (self.no_dictionary, "--no-dictionary"),
+            (self.statistics.is_some(), "--statistics"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
+/// `--row-group-size`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowGroupSize {
+    /// Rows per row group.
+    Rows(usize),
+    /// Encoded bytes per row group.
+    Bytes(usize),
+}
+
+fn parse_row_group_size(text: &str) -> Result<RowGroupSize, String> {
+    let (n, unit) = crate::numbers::parse_size(text)?;
+    let n = usize::try_from(n).map_err(|_| format!("{text:?} is too large"))?;
+    if n == 0 {
+        return Err("a row group needs at least 1 row or byte".into());
+    }
+    Ok(if unit {
+        RowGroupSize::Bytes(n)
+    } else {
+        RowGroupSize::Rows(n)
+    })
+}
+
+fn parse_page_size(text: &str) -> Result<usize, String> {
+    let (n, _) = crate::numbers::parse_size(text)?;
+    match usize::try_from(n) {
+        Ok(0) => Err("a page needs at least 1 byte".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is too large")),
+    }
+}
+
+/// `--profile`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Profile {
+    /// Data page v1, dictionary + plain.
+    Compatible,
+    /// Data page v2, chosen encodings.
+    Modern,
+}
+
+/// `--statistics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Statistics {
+    /// No statistics.
+    None,
+    /// Column chunk statistics.
+    Chunk,
+    /// Column chunk statistics and the page index.
+    Page,
 }
 
 /// JSON output options of `convert` and `generate` (`cat` writes the defaults).
@@ -250,12 +369,21 @@ pub enum JsonNonFinite {
 /// `--compression`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Compression {
-    /// Uncompressed buffers.
+    /// Uncompressed.
     None,
-    /// LZ4 frame.
-    Lz4,
+    /// Snappy (Parquet).
+    Snappy,
+    /// Gzip (Parquet).
+    Gzip,
+    /// Brotli (Parquet).
+    Brotli,
     /// Zstandard.
     Zstd,
+    /// A raw LZ4 block (Parquet).
+    #[value(name = "lz4_raw", alias = "lz4-raw")]
+    Lz4Raw,
+    /// Arrow IPC: LZ4 frame; Parquet: the deprecated Hadoop-framed LZ4.
+    Lz4,
 }
 
 /// `convert`.

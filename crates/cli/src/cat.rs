@@ -51,10 +51,12 @@ fn show(
         ));
         let args = WriteArgs {
             to: Some(to),
-            compression: crate::args::Compression::None,
+            compression: None,
             batch_size: None,
             out_delimiter: None,
             json: Default::default(),
+            sort_by: Vec::new(),
+            parquet: Default::default(),
         };
         let mut sink = Sink::create(to, out, input.schema(), &args, Path::new("-"))?;
         while let Some(b) = rows.next(&mut input)? {

@@ -1,11 +1,13 @@
 //! `quiver convert` and `quiver generate`: batches from a source into a sink, a batch at a
-//! time, into a temporary file renamed into place on success.
+//! time (or, with `--sort-by`, the whole input sorted first), into a temporary file renamed
+//! into place on success.
 
 use crate::args::{ConvertArgs, GenerateArgs, WriteArgs};
 use crate::generate;
 use crate::output::Output;
 use crate::progress::Progress;
 use crate::sink::{Sink, check_write_args, output_format};
+use crate::sort::Sorter;
 use crate::source::{Input, Position};
 use anyhow::{Context, Result};
 use quiver_arrow::compute::concat;
@@ -29,7 +31,7 @@ pub fn run(a: &ConvertArgs, quiet: bool) -> Result<ExitCode> {
         writer.write(b)?;
         progress.update(input.position());
     }
-    writer.commit()?;
+    writer.commit(&progress, quiet)?;
     progress.finish();
     Ok(ExitCode::SUCCESS)
 }
@@ -64,16 +66,19 @@ pub fn run_generate(a: &GenerateArgs, quiet: bool) -> Result<ExitCode> {
     drop(rx);
     let _ = producer.join();
     result?;
-    writer.commit()?;
+    writer.commit(&progress, quiet)?;
     progress.finish();
     Ok(ExitCode::SUCCESS)
 }
 
-/// An output being written: the sink, its temporary file and the rechunker.
+/// An output being written: the sink, its temporary file and the rechunker (or the sorter
+/// holding every batch until the end).
 struct Writer {
     output: Output,
     sink: Sink,
     chunks: Rechunker,
+    sorter: Option<Sorter>,
+    batch_size: usize,
 }
 
 impl Writer {
@@ -83,17 +88,29 @@ impl Writer {
         args: &WriteArgs,
         to: crate::format::Format,
     ) -> Result<Writer> {
+        let sorter = Sorter::new(schema, &args.sort_by)?;
         let output = Output::create(path)?;
-        let sink = Sink::create(to, output.writer()?, schema, args, path)
-            .with_context(|| output.label().to_string())?;
+        let sink = Sink::create(to, output.writer()?, schema, args, path).map_err(|e| {
+            if e.downcast_ref::<crate::UsageError>().is_some() {
+                e
+            } else {
+                e.context(output.label().to_string())
+            }
+        })?;
         Ok(Writer {
             output,
             sink,
             chunks: Rechunker::new(args.batch_size),
+            sorter,
+            batch_size: args.batch_size.unwrap_or(65_536),
         })
     }
 
     fn write(&mut self, batch: RecordBatch) -> Result<()> {
+        if let Some(sorter) = &mut self.sorter {
+            sorter.push(batch);
+            return Ok(());
+        }
         for piece in self.chunks.push(batch)? {
             let label = self.output.label();
             self.sink.write(&piece).with_context(|| label.to_string())?;
@@ -101,8 +118,21 @@ impl Writer {
         Ok(())
     }
 
-    fn commit(mut self) -> Result<()> {
+    /// Writes what is held back and the end of the output, and moves it into place. Sorting
+    /// replaces the reading bar `progress` with its own.
+    fn commit(mut self, progress: &Progress, quiet: bool) -> Result<()> {
         let label = self.output.label().to_string();
+        if let Some(sorter) = self.sorter.take() {
+            progress.clear();
+            let mut bar = Progress::new(quiet, "writing sorted rows");
+            let sink = &mut self.sink;
+            sorter.finish(self.batch_size, |b, done, total| {
+                sink.write(&b).with_context(|| label.clone())?;
+                bar.update(Position::Rows(done, total));
+                Ok(())
+            })?;
+            bar.clear();
+        }
         if let Some(last) = self.chunks.finish()? {
             self.sink.write(&last).with_context(|| label.clone())?;
         }

@@ -19,7 +19,7 @@ pub enum Format {
     Jsonl,
     /// JSON: one array of objects (`.json`; input may also be JSON Lines).
     Json,
-    /// Apache Parquet (`.parquet`): recognised, not read or written yet.
+    /// Apache Parquet (`.parquet`, `.parq`).
     Parquet,
 }
 
@@ -124,12 +124,6 @@ impl Format {
             .map(|v| v.get_name().to_string())
             .collect();
         names.join("|")
-    }
-
-    /// The error for a format quiver recognises but cannot read or write yet (Parquet, until
-    /// its reader and writer exist).
-    pub fn not_supported_yet(self) -> anyhow::Error {
-        anyhow::anyhow!("{} is not supported yet", self.describe())
     }
 
     /// True for the Arrow IPC formats.

@@ -19,6 +19,7 @@ mod progress;
 mod scan;
 mod schema;
 mod sink;
+mod sort;
 mod source;
 mod validate;
 

@@ -3,6 +3,7 @@
 use crate::args::{Compression, JsonNonFinite, WriteArgs};
 use crate::format::{Format, default_delimiter, parse_delimiter};
 use anyhow::Result;
+use clap::ValueEnum;
 use quiver_arrow::{RecordBatch, SchemaRef};
 use quiver_ipc::Codec;
 use quiver_ipc::write::{FileWriter, StreamWriter, WriteOptions};
@@ -12,6 +13,9 @@ use std::io::Write;
 use std::path::Path;
 
 type Out = Box<dyn Write + Send>;
+
+/// The Parquet writer over the output.
+type ParquetWriter = quiver_parquet::file::writer::FileWriter<Out>;
 
 /// A writer of batches in one of the output formats (writers are boxed: their sizes differ a
 /// lot, and there is one per output).
@@ -24,20 +28,12 @@ pub enum Sink {
     Csv(Box<CsvWriter<Out>>),
     /// JSON Lines or a JSON array.
     Json(JsonWriter<Out>),
+    /// Parquet.
+    Parquet(Box<ParquetWriter>),
 }
 
-/// The output format for `path`: `--to`, else the extension; a usage error otherwise, and an
-/// error for a format quiver cannot write yet.
+/// The output format for `path`: `--to`, else the extension; a usage error otherwise.
 pub fn output_format(path: &Path, to: Option<Format>) -> Result<Format> {
-    let format = output_format_named(path, to)?;
-    if format == Format::Parquet {
-        let label = crate::source::label_of(path).replace("<stdin>", "<stdout>");
-        return Err(format.not_supported_yet().context(label));
-    }
-    Ok(format)
-}
-
-fn output_format_named(path: &Path, to: Option<Format>) -> Result<Format> {
     if let Some(f) = to {
         return Ok(f);
     }
@@ -51,7 +47,7 @@ fn output_format_named(path: &Path, to: Option<Format>) -> Result<Format> {
         Some(f) => Ok(f),
         None => crate::usage!(
             "{}: cannot tell the output format from the extension; use .arrow, .arrows, .csv, \
-             .jsonl or .json, or pass --to",
+             .parquet, .jsonl or .json, or pass --to",
             path.display()
         ),
     }
@@ -59,11 +55,26 @@ fn output_format_named(path: &Path, to: Option<Format>) -> Result<Format> {
 
 /// Checks options that only some formats take.
 pub fn check_write_args(format: Format, args: &WriteArgs) -> Result<()> {
-    if args.compression != Compression::None && !format.is_arrow() {
-        crate::usage!(
-            "--compression applies to Arrow IPC output, not {}",
-            format.describe()
-        );
+    if let Some(c) = args.compression {
+        let ipc = matches!(c, Compression::None | Compression::Lz4 | Compression::Zstd);
+        if !(format == Format::Parquet || (format.is_arrow() && ipc)) {
+            let name = c.to_possible_value().map(|v| v.get_name().to_string());
+            crate::usage!(
+                "--compression {} applies to {}, not {}",
+                name.unwrap_or_default(),
+                if ipc {
+                    "Arrow IPC and Parquet output"
+                } else {
+                    "Parquet output"
+                },
+                format.describe()
+            );
+        }
+    }
+    if format != Format::Parquet
+        && let Some(flag) = args.parquet.first_given()
+    {
+        crate::usage!("{flag} applies to Parquet output only");
     }
     if args.out_delimiter.is_some() && format != Format::Csv {
         crate::usage!("--out-delimiter applies to CSV output only");
@@ -88,9 +99,9 @@ impl Sink {
         path: &Path,
     ) -> Result<Sink> {
         let codec = match args.compression {
-            Compression::None => None,
-            Compression::Lz4 => Some(Codec::Lz4Frame),
-            Compression::Zstd => Some(Codec::Zstd),
+            Some(Compression::Lz4) => Some(Codec::Lz4Frame),
+            Some(Compression::Zstd) => Some(Codec::Zstd),
+            _ => None,
         };
         let ipc = WriteOptions::new().with_compression(codec);
         Ok(match format {
@@ -118,7 +129,10 @@ impl Sink {
                 };
                 Sink::Json(JsonWriter::try_new(w, schema, layout)?.with_non_finite(non_finite))
             }
-            Format::Parquet => return Err(format.not_supported_yet()),
+            Format::Parquet => {
+                let options = crate::parquet::write::write_options(schema, args)?;
+                Sink::Parquet(Box::new(ParquetWriter::new(w, schema.clone(), options)?))
+            }
         })
     }
 
@@ -129,6 +143,7 @@ impl Sink {
             Sink::Stream(w) => w.write(batch)?,
             Sink::Csv(w) => w.write(batch)?,
             Sink::Json(w) => w.write(batch)?,
+            Sink::Parquet(w) => w.write(batch)?,
         }
         Ok(())
     }
@@ -140,6 +155,7 @@ impl Sink {
             Sink::Stream(w) => w.finish()?,
             Sink::Csv(w) => w.finish()?,
             Sink::Json(w) => w.finish()?,
+            Sink::Parquet(w) => w.close()?.0,
         };
         w.flush()?;
         Ok(())

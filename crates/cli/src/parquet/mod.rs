@@ -1,13 +1,15 @@
 //! Parquet in the command-line tool: the batch source ([`read`]), the schema tree in
 //! parquet-mr's text form ([`tree`]), the footer and page listing of `meta` ([`meta`], typed
-//! statistics in [`stats`]) and `validate`'s chunk-by-chunk check ([`check`]). The reading
-//! itself is quiver-parquet's.
+//! statistics in [`stats`]), `validate`'s chunk-by-chunk check ([`check`]) and the output
+//! options of `convert` and `generate` ([`write`]). The reading and writing themselves are
+//! quiver-parquet's.
 
 pub mod check;
 pub mod meta;
 pub mod read;
 pub mod stats;
 pub mod tree;
+pub mod write;
 
 use quiver_arrow::Result;
 use quiver_arrow::parallel::ThreadPool;

@@ -72,13 +72,9 @@ fn damaged_parquet_input_is_named_by_every_subcommand() {
         e.contains(": not a Parquet file: the last 4 bytes are"),
         "{e}"
     );
-    // Writing Parquet is not supported yet.
-    let out = dir.path().join("out.parquet");
-    let e = fails(&["convert", s(&lineitem()), s(&out)], 1);
-    assert!(
-        e.ends_with("out.parquet: Parquet is not supported yet\n"),
-        "{e}"
-    );
+    // A damaged input converted to Parquet leaves no output (nor temporary file) behind.
+    let (_, e) = run_in(dir.path(), &["convert", "data.bin", "out.parquet"], 1);
+    assert_eq!(e, format!("quiver: error: data.bin: {EMPTY_FOOTER}\n"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
     // Standard input is recognised by its first bytes.
     let out = quiver()

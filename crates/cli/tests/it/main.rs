@@ -7,6 +7,7 @@ mod display;
 mod failures;
 mod inspect;
 mod parquet;
+mod parquet_write;
 mod pyarrow;
 mod readme;
 mod scan_validate;

@@ -85,10 +85,7 @@ fn table(help: &str) -> String {
 fn readme_lists_every_convert_option() {
     let help = ok(&["convert", "--help"]);
     let expected = table(&help);
-    assert!(
-        expected.contains("`--compression <COMPRESSION>`"),
-        "{expected}"
-    );
+    assert!(expected.contains("`--compression <CODEC>`"), "{expected}");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
     let readme = std::fs::read_to_string(&path).unwrap();
     let start = readme.find(START).expect("the start marker in README.md") + START.len();

@@ -39,10 +39,17 @@ fn wait_for_temporary(dir: &Path, child: &mut std::process::Child) {
 #[test]
 fn each_signal_removes_the_temporary_file_and_sets_the_exit_code() {
     let bin = assert_cmd::cargo::cargo_bin("quiver");
-    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+    // Parquet output (written through the same temporary file) with one of the signals.
+    let runs = [
+        ("INT", 130, "csv"),
+        ("TERM", 143, "csv"),
+        ("HUP", 129, "csv"),
+        ("INT", 130, "parquet"),
+    ];
+    for (signal, code, ext) in runs {
         for convert in [false, true] {
             let dir = tempfile::tempdir().unwrap();
-            let out = dir.path().join("big.csv");
+            let out = dir.path().join(format!("big.{ext}"));
             let mut cmd = Command::new(&bin);
             if convert {
                 // Standard input that never ends keeps the conversion running.
@@ -50,6 +57,11 @@ fn each_signal_removes_the_temporary_file_and_sets_the_exit_code() {
                     .stdin(Stdio::piped());
             } else {
                 cmd.args(["generate", "lineitem", "--rows", "200000000", "-o", s(&out)]);
+            }
+            if ext == "parquet" {
+                // Small plain row groups: data reaches the file while the input lasts.
+                cmd.args(["--row-group-size", "1000", "--no-dictionary"]);
+                cmd.args(["--compression", "none"]);
             }
             let mut child = cmd.stderr(Stdio::piped()).spawn().unwrap();
             // Kept open until the end.
@@ -68,6 +80,7 @@ fn each_signal_removes_the_temporary_file_and_sets_the_exit_code() {
             assert!(st.success());
             let res = child.wait_with_output().unwrap();
             let what = if convert { "convert" } else { "generate" };
+            let what = format!("{what} to {ext}");
             assert_eq!(res.status.code(), Some(code), "{what} SIG{signal}");
             assert_eq!(
                 String::from_utf8_lossy(&res.stderr),

@@ -125,27 +125,31 @@ fn long_work_ends_with_a_summary_line_on_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let bin = assert_cmd::cargo::cargo_bin("quiver");
     let convert = |out: &str, pause: &str| {
-        let out = dir.path().join(out);
+        let (name, options) = out.split_once(' ').unwrap_or((out, ""));
+        let out = dir.path().join(name);
         in_terminal_shell(&format!(
-            "stty cols 80 rows 24; (printf 'a\\n1\\n'; sleep {pause}; printf '2\\n') | {} convert - {} --from csv",
+            "stty cols 80 rows 24; (printf 'a\\n1\\n'; sleep {pause}; printf '2\\n') | {} convert - '{}' --from csv {options}",
             bin.display(),
             out.display()
         ))
     };
-    let Some(slow) = convert("slow.arrow", "2") else {
-        return;
-    };
-    let line = slow
-        .lines()
-        .find(|l| l.contains("converting: "))
-        .unwrap_or_else(|| panic!("no summary line: {slow:?}"));
-    // After the bar's last drawing and the escape sequence that cleared it.
-    let summary = line.rsplit(['\r']).next().unwrap();
-    let summary = summary.rsplit("\u{1b}[2K").next().unwrap().trim();
-    let (head, secs) = summary.split_once(" in ").unwrap();
-    assert_eq!(head, "converting: 2 rows, 6 B");
-    let secs: f64 = secs.trim_end_matches(" s").parse().unwrap();
-    assert!((2.0..10.0).contains(&secs), "{summary:?}");
+    // Parquet output, sorted or not, reports the same way.
+    for out in ["slow.arrow", "slow.parquet --sort-by a"] {
+        let Some(slow) = convert(out, "2") else {
+            return;
+        };
+        let line = slow
+            .lines()
+            .find(|l| l.contains("converting: "))
+            .unwrap_or_else(|| panic!("{out}: no summary line: {slow:?}"));
+        // After the bar's last drawing and the escape sequence that cleared it.
+        let summary = line.rsplit(['\r']).next().unwrap();
+        let summary = summary.rsplit("\u{1b}[2K").next().unwrap().trim();
+        let (head, secs) = summary.split_once(" in ").unwrap();
+        assert_eq!(head, "converting: 2 rows, 6 B", "{out}");
+        let secs: f64 = secs.trim_end_matches(" s").parse().unwrap();
+        assert!((2.0..10.0).contains(&secs), "{out}: {summary:?}");
+    }
     let Some(quick) = convert("quick.arrow", "0") else {
         return;
     };

@@ -4,19 +4,22 @@
 #
 #   ./bench/run.sh                                   # full run: lineitem 6M rows, nested 2M, 7 runs
 #   ROWS_LINEITEM=300000 ROWS_NESTED=100000 REPS=3 ./bench/run.sh   # quick run
+#   OPS='parquet_write_*' SECTION=parquet-write ./bench/run.sh     # the Parquet writes only,
+#                                                 # as one section of the existing BENCHMARKS.md
 #
-# Environment: ROWS_LINEITEM, ROWS_NESTED, REPS, OPS (comma-separated operation names),
-# IMPLS (default quiver,arrow-rs,pyarrow,duckdb,polars), PYTHON (default python3),
-# OUT (default BENCHMARKS.md).
+# Environment: ROWS_LINEITEM, ROWS_NESTED, REPS, OPS (comma-separated operation names, or
+# prefixes ending in `*`), IMPLS (default quiver,arrow-rs,pyarrow,duckdb,polars), PYTHON
+# (default python3), OUT (default BENCHMARKS.md), SECTION (write the report as the section of
+# that name of OUT, replacing only it).
 # Data goes to bench/data/ (gitignored) and is reused by later runs with the same row counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The command line recorded in the report: the script plus the overrides it was given.
 COMMAND="./bench/run.sh"
-for v in OUT PYTHON IMPLS OPS REPS ROWS_NESTED ROWS_LINEITEM; do
+for v in SECTION OUT PYTHON IMPLS OPS REPS ROWS_NESTED ROWS_LINEITEM; do
   if [ -n "${!v:-}" ]; then
-    COMMAND="$v=${!v} $COMMAND"
+    COMMAND="$v=$(printf %q "${!v}") $COMMAND"
   fi
 done
 
@@ -90,5 +93,6 @@ echo "== running (REPS=$REPS)"
   --py-ops bench/py/ops.py \
   --impls "${IMPLS:-quiver,arrow-rs,pyarrow,duckdb,polars}" \
   ${OPS:+--ops "$OPS"} \
+  ${SECTION:+--section "$SECTION"} \
   --command "$COMMAND" \
   --out "$OUT"

@@ -5,7 +5,8 @@ the operation and prints one JSON line, like `quiver-bench op` (see bench/README
     python3 bench/py/ops.py --op read_mmap_validated --input lineitem-6000000.arrow
     python3 bench/py/ops.py --impl polars --op parquet_read_snappy_t2 --input lineitem-6000000.pa.snappy.parquet
 
-IPC operations and footer decodes are pyarrow's only; Parquet reads run with every --impl.
+IPC operations and footer decodes are pyarrow's only; Parquet reads run with every --impl,
+Parquet writes with pyarrow and DuckDB.
 Modules are imported by the implementation that needs them (polars never imports pyarrow).
 """
 
@@ -42,6 +43,21 @@ PARQUET_READS = {
     "parquet_project4_snappy",
 }
 FOOTERS = {"parquet_footer_lineitem", "parquet_footer_wide3"}
+# Parquet writes (issue #14): codec and dictionary encoding; _t1 / _t2 is DuckDB's thread count
+# (pyarrow's write_table encodes on the calling thread either way).
+PARQUET_WRITES = {
+    f"parquet_write_{name}_t{n}": settings
+    for name, settings in {
+        "snappy": ("snappy", True),
+        "zstd": ("zstd", True),
+        "plain": ("none", False),
+    }.items()
+    for n in (1, 2)
+}
+# The ZSTD level of every writer (pyarrow's and arrow-rs's default; DuckDB's is 3).
+ZSTD_LEVEL = 1
+# Rows per row group of every writer (pyarrow's and arrow-rs's default; DuckDB's is 122,880).
+ROW_GROUP_ROWS = 1 << 20
 # Rows per batch of the readers that take a batch size (as quiver-bench's).
 BATCH_SIZE = 65536
 # A footer decode is repeated for at least this long (and 3 times) in one process.
@@ -207,11 +223,74 @@ def footer(path, columns):
     return seconds, {"bytes": 0, "rows": first[0], "batches": 0, "columns": first[1], "repeats": repeats}
 
 
+def reset_peak():
+    """Resets VmHWM to the current resident size (Linux >= 4.0) and returns that size, KiB."""
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    return status_kb("VmRSS")
+
+
+def parquet_write(impl, path, out, threads, codec, dictionary):
+    """Loads the IPC file `path` into a pyarrow Table, then times writing it to `out` as
+    Parquet with `impl`. Returns the seconds and a dict of what was written, with the peak RSS
+    since the input was loaded and the RSS then."""
+    import pyarrow as pa
+
+    schema, batches = load(path)
+    table = pa.Table.from_batches(batches, schema)
+    if impl == "pyarrow":
+        import pyarrow.parquet as pq
+
+        start_rss_kb = reset_peak()
+        t = time.perf_counter()
+        pq.write_table(
+            table,
+            str(out),
+            compression=codec,
+            compression_level=ZSTD_LEVEL if codec == "zstd" else None,
+            use_dictionary=dictionary,
+            row_group_size=ROW_GROUP_ROWS,
+        )
+        seconds = time.perf_counter() - t
+        threads = 1
+    elif impl == "duckdb":
+        import duckdb
+
+        con = duckdb.connect()
+        con.execute(f"SET threads = {threads}")
+        con.register("input", table)
+        duckdb_codec = "uncompressed" if codec == "none" else codec
+        options = [f"COMPRESSION {duckdb_codec}", f"ROW_GROUP_SIZE {ROW_GROUP_ROWS}"]
+        if codec == "zstd":
+            options.append(f"COMPRESSION_LEVEL {ZSTD_LEVEL}")
+        if not dictionary:
+            options.append("DICTIONARY_SIZE_LIMIT 0")
+        target = str(out).replace("'", "''")
+        sql = f"COPY input TO '{target}' (FORMAT parquet, {', '.join(options)})"
+        start_rss_kb = reset_peak()
+        t = time.perf_counter()
+        con.execute(sql)
+        seconds = time.perf_counter() - t
+        con.close()
+    else:
+        sys.exit(f"no Parquet writer for {impl}")
+    return seconds, {
+        **arrow_totals(table),
+        "threads": threads,
+        "peak_rss_kb": status_kb("VmHWM"),
+        "start_rss_kb": start_rss_kb,
+    }
+
+
 def run(a, threads):
     """Performs the operation; returns the seconds and a dict of what it read or wrote."""
     columns = a.columns.split(",") if a.columns else None
     if a.op in PARQUET_READS:
         return parquet_read(a.impl, a.input, threads, columns)
+    if a.op in PARQUET_WRITES:
+        if not a.output:
+            sys.exit("--output is required for " + a.op)
+        return parquet_write(a.impl, a.input, a.output, threads, *PARQUET_WRITES[a.op])
     if a.impl != "pyarrow":
         sys.exit(f"{a.impl} has no operation {a.op}")
     if a.op in FOOTERS:
@@ -258,11 +337,12 @@ def main():
         "impl": a.impl,
         "op": a.op,
         "seconds": seconds,
-        **seen,
         "threads": threads,
         # ru_maxrss is in KiB on Linux.
         "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         "start_rss_kb": start_rss_kb,
+        # What the operation measured (Parquet writes: also threads and RSS since loading).
+        **seen,
     }
     print(json.dumps(result))
 

@@ -59,6 +59,7 @@ pub fn totals(batches: &[RecordBatch]) -> Measured {
         batches: batches.len() as u64,
         columns: batches.first().map_or(0, |b| b.num_columns() as u64),
         repeats: 1,
+        loaded_rss_kb: 0,
     }
 }
 
@@ -209,7 +210,7 @@ fn write(
 }
 
 /// Every batch of the IPC file at `path`, read into fresh memory.
-fn load(path: &Path) -> Result<(SchemaRef, Vec<RecordBatch>)> {
+pub fn load(path: &Path) -> Result<(SchemaRef, Vec<RecordBatch>)> {
     let r = FileReader::try_new(File::open(path)?, None)?;
     let schema = r.schema();
     Ok((schema, r.collect::<Result<Vec<_>, _>>()?))

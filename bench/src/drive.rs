@@ -48,7 +48,8 @@ pub struct DriveArgs {
         default_value = "quiver,arrow-rs,pyarrow,duckdb,polars"
     )]
     pub impls: Vec<String>,
-    /// Only these operations (comma-separated names; default: all).
+    /// Only these operations (comma-separated names, or prefixes ending in `*` such as
+    /// `parquet_write_*`; default: all).
     #[arg(long, value_delimiter = ',')]
     pub ops: Vec<String>,
     /// Folder for the files the write operations produce (deleted after each run).
@@ -60,6 +61,11 @@ pub struct DriveArgs {
     /// Skip the `quiver scan` runs.
     #[arg(long)]
     pub no_scan: bool,
+    /// Write the report as the section NAME of `--out`: replace the text between
+    /// `<!-- section NAME -->` and `<!-- /section NAME -->` there (appended if absent), keeping
+    /// the rest of the file (the figures of other runs).
+    #[arg(long)]
+    pub section: Option<String>,
 }
 
 /// Who wrote an input file.
@@ -103,10 +109,14 @@ pub enum Kind {
 /// Every implementation the driver knows.
 pub const IMPLS: [&str; 5] = ["quiver", "arrow-rs", "pyarrow", "duckdb", "polars"];
 
-/// Whether `imp` runs `op`: IPC operations and footer decodes have no DuckDB or polars side.
+/// Whether `imp` runs `op`: IPC operations and footer decodes have no DuckDB or polars side,
+/// Parquet writes no polars side.
 fn runs(imp: &str, op: Op) -> bool {
-    let extra = imp == "duckdb" || imp == "polars";
-    !extra || (op.is_parquet() && !op.is_footer())
+    match imp {
+        "duckdb" => op.is_parquet() && !op.is_footer(),
+        "polars" => op.is_parquet() && !op.is_footer() && op.parquet_write().is_none(),
+        _ => true,
+    }
 }
 
 /// Whether the data set `name` exists only as Parquet (no IPC operations, no scans).
@@ -157,6 +167,7 @@ fn input_kind(op: Op) -> Kind {
         Op::ReadFileZstdT1 | Op::ReadFileZstdT2 => Kind::Zstd,
         Op::ParquetReadZstdT1 | Op::ParquetReadZstdT2 => Kind::ParquetZstd,
         Op::ParquetReadPlainT1 | Op::ParquetReadPlainT2 => Kind::ParquetPlain,
+        _ if op.is_write() => Kind::File,
         _ if op.is_parquet() => Kind::ParquetSnappy,
         _ => Kind::File,
     }
@@ -173,14 +184,12 @@ impl Runner<'_> {
     /// Runs `op` for `imp` in a fresh process (reading the top-level `columns` if given);
     /// returns its JSON line.
     fn run(&self, imp: &str, op: Op, input: &Path, columns: Option<&[&str]>) -> Result<OpResult> {
-        let output = self.scratch.join(format!(
-            "bench-out-{imp}.{}",
-            if op == Op::WriteStream {
-                "arrows"
-            } else {
-                "arrow"
-            }
-        ));
+        let extension = match op {
+            Op::WriteStream => "arrows",
+            _ if op.parquet_write().is_some() => "parquet",
+            _ => "arrow",
+        };
+        let output = self.scratch.join(format!("bench-out-{imp}.{extension}"));
         let mut cmd = if ["pyarrow", "duckdb", "polars"].contains(&imp) {
             let mut c = Command::new(&self.args.python);
             c.arg(&self.args.py_ops).args(["--impl", imp]);
@@ -206,10 +215,11 @@ impl Runner<'_> {
             let _ = Command::new("sync").status();
         }
         let out = cmd.output().with_context(|| format!("starting {cmd:?}"))?;
+        let mut file_bytes = 0;
         if op.is_write() {
-            let len = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);
+            file_bytes = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);
             let _ = std::fs::remove_file(&output);
-            if out.status.success() && len == 0 {
+            if out.status.success() && file_bytes == 0 {
                 bail!("{imp} {} wrote nothing", op.name());
             }
         }
@@ -229,7 +239,10 @@ impl Runner<'_> {
             .rev()
             .find(|l| l.trim_start().starts_with('{'))
             .with_context(|| format!("{imp} {} printed no JSON line", op.name()))?;
-        serde_json::from_str(line).with_context(|| format!("parsing {line}"))
+        let mut r: OpResult =
+            serde_json::from_str(line).with_context(|| format!("parsing {line}"))?;
+        r.file_bytes = file_bytes;
+        Ok(r)
     }
 }
 
@@ -248,8 +261,11 @@ pub fn run(a: &DriveArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let ops: Vec<Op> = Op::ALL
         .into_iter()
-        .filter(|o| a.ops.is_empty() || a.ops.iter().any(|n| n == o.name()))
+        .filter(|o| a.ops.is_empty() || a.ops.iter().any(|n| selects(n, *o)))
         .collect();
+    if ops.is_empty() {
+        bail!("--ops {} selects no operation", a.ops.join(","));
+    }
     for imp in &a.impls {
         if !IMPLS.contains(&imp.as_str()) {
             bail!("unknown implementation {imp}");
@@ -325,10 +341,49 @@ pub fn run(a: &DriveArgs) -> Result<()> {
         report.add_dataset(name, *rows, rows_out, scans);
     }
     report.load_end = crate::machine::load_average();
-    let text = report.render();
+    let mut text = report.render();
+    if let Some(name) = &a.section {
+        let old = match std::fs::read_to_string(&a.out) {
+            Ok(old) => old,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e).with_context(|| a.out.display().to_string()),
+        };
+        text = splice_section(&old, name, &text);
+    }
     std::fs::write(&a.out, text).with_context(|| a.out.display().to_string())?;
     eprintln!("wrote {}", a.out.display());
     Ok(())
+}
+
+/// Whether the `--ops` entry `name` (an operation's name, or a prefix ending in `*`) selects
+/// `op`.
+fn selects(name: &str, op: Op) -> bool {
+    match name.strip_suffix('*') {
+        Some(prefix) => op.name().starts_with(prefix),
+        None => name == op.name(),
+    }
+}
+
+/// `report` with the section `name` replaced by `section` (appended when `report` has none).
+fn splice_section(report: &str, name: &str, section: &str) -> String {
+    let begin = format!("<!-- section {name} -->");
+    let end = format!("<!-- /section {name} -->");
+    let block = format!("{begin}\n{section}{end}\n");
+    if let Some(b) = report.find(&begin)
+        && let Some(e) = report[b..].find(&end)
+    {
+        let tail = &report[b + e + end.len()..];
+        let tail = tail.strip_prefix('\n').unwrap_or(tail);
+        return format!("{}{block}{tail}", &report[..b]);
+    }
+    let sep = if report.is_empty() || report.ends_with("\n\n") {
+        ""
+    } else if report.ends_with('\n') {
+        "\n"
+    } else {
+        "\n\n"
+    };
+    format!("{report}{sep}{block}")
 }
 
 /// Checks a run against the data set (`rows` rows) and the first run of the same row (the
@@ -407,3 +462,22 @@ pub fn stats(xs: &[f64]) -> (f64, f64, f64) {
 
 /// Results of one implementation for one row, by name.
 pub type ByImpl = BTreeMap<String, Vec<OpResult>>;
+
+#[cfg(test)]
+mod tests {
+    use super::splice_section;
+
+    #[test]
+    fn a_section_is_appended_then_replaced_in_place() {
+        let first = splice_section("# B\n\nbody\n", "w", "one\n");
+        assert_eq!(
+            first,
+            "# B\n\nbody\n\n<!-- section w -->\none\n<!-- /section w -->\n"
+        );
+        let again = splice_section(&format!("{first}after\n"), "w", "two\n");
+        assert_eq!(
+            again,
+            "# B\n\nbody\n\n<!-- section w -->\ntwo\n<!-- /section w -->\nafter\n"
+        );
+    }
+}

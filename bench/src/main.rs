@@ -15,9 +15,11 @@ mod machine;
 mod memcpy;
 mod parquet_arrow;
 mod parquet_quiver;
+mod parquet_write;
 mod quiver_ops;
 mod report;
 mod report_parquet;
+mod report_parquet_write;
 mod rss;
 
 use anyhow::{Result, bail};
@@ -136,13 +138,25 @@ pub enum Op {
     /// Decode a Parquet footer and the column chunks of 3 columns (`--columns`) of every row
     /// group (repeated; time per decode).
     ParquetFooterWide3,
+    /// Write a Parquet file, SNAPPY with dictionary encoding, on 1 thread.
+    ParquetWriteSnappyT1,
+    /// Write a Parquet file, SNAPPY with dictionary encoding, on 2 threads.
+    ParquetWriteSnappyT2,
+    /// Write a Parquet file, ZSTD level 1 with dictionary encoding, on 1 thread.
+    ParquetWriteZstdT1,
+    /// Write a Parquet file, ZSTD level 1 with dictionary encoding, on 2 threads.
+    ParquetWriteZstdT2,
+    /// Write a Parquet file, uncompressed, PLAIN without dictionary, on 1 thread.
+    ParquetWritePlainT1,
+    /// Write a Parquet file, uncompressed, PLAIN without dictionary, on 2 threads.
+    ParquetWritePlainT2,
     /// Copy bandwidth of 1 GiB into pre-faulted memory (best of several).
     Memcpy,
 }
 
 impl Op {
     /// Every operation but `memcpy`, in report order.
-    pub const ALL: [Op; 21] = [
+    pub const ALL: [Op; 27] = [
         Op::WriteFileNone,
         Op::WriteFileLz4,
         Op::WriteFileZstd,
@@ -164,6 +178,12 @@ impl Op {
         Op::ParquetProject4Snappy,
         Op::ParquetFooterLineitem,
         Op::ParquetFooterWide3,
+        Op::ParquetWriteSnappyT1,
+        Op::ParquetWriteSnappyT2,
+        Op::ParquetWriteZstdT1,
+        Op::ParquetWriteZstdT2,
+        Op::ParquetWritePlainT1,
+        Op::ParquetWritePlainT2,
     ];
 
     /// The snake_case name.
@@ -190,6 +210,12 @@ impl Op {
             Op::ParquetProject4Snappy => "parquet_project4_snappy",
             Op::ParquetFooterLineitem => "parquet_footer_lineitem",
             Op::ParquetFooterWide3 => "parquet_footer_wide3",
+            Op::ParquetWriteSnappyT1 => "parquet_write_snappy_t1",
+            Op::ParquetWriteSnappyT2 => "parquet_write_snappy_t2",
+            Op::ParquetWriteZstdT1 => "parquet_write_zstd_t1",
+            Op::ParquetWriteZstdT2 => "parquet_write_zstd_t2",
+            Op::ParquetWritePlainT1 => "parquet_write_plain_t1",
+            Op::ParquetWritePlainT2 => "parquet_write_plain_t2",
             Op::Memcpy => "memcpy",
         }
     }
@@ -199,7 +225,18 @@ impl Op {
         matches!(
             self,
             Op::WriteFileNone | Op::WriteFileLz4 | Op::WriteFileZstd | Op::WriteStream
-        )
+        ) || self.parquet_write().is_some()
+    }
+
+    /// The settings of a Parquet write (issue #14), `None` for every other operation.
+    pub fn parquet_write(self) -> Option<parquet_write::Settings> {
+        use parquet_write::Settings;
+        match self {
+            Op::ParquetWriteSnappyT1 | Op::ParquetWriteSnappyT2 => Some(Settings::Snappy),
+            Op::ParquetWriteZstdT1 | Op::ParquetWriteZstdT2 => Some(Settings::Zstd),
+            Op::ParquetWritePlainT1 | Op::ParquetWritePlainT2 => Some(Settings::Plain),
+            _ => None,
+        }
     }
 
     /// Decoding threads named by the operation (1 unless it ends in `_t2`).
@@ -209,12 +246,15 @@ impl Op {
             | Op::ReadFileZstdT2
             | Op::ParquetReadSnappyT2
             | Op::ParquetReadZstdT2
-            | Op::ParquetReadPlainT2 => 2,
+            | Op::ParquetReadPlainT2
+            | Op::ParquetWriteSnappyT2
+            | Op::ParquetWriteZstdT2
+            | Op::ParquetWritePlainT2 => 2,
             _ => 1,
         }
     }
 
-    /// Whether the operation reads Parquet (issue #13; every implementation runs it).
+    /// Whether the operation reads (issue #13) or writes (issue #14) Parquet.
     pub fn is_parquet(self) -> bool {
         self.name().starts_with("parquet_")
     }
@@ -262,6 +302,7 @@ pub fn timed_repeated(mut decode: impl FnMut() -> Result<(u64, u64)>) -> Result<
         columns: first.1,
         batches: 0,
         repeats,
+        loaded_rss_kb: 0,
     })
 }
 
@@ -295,6 +336,9 @@ pub struct Measured {
     pub columns: u64,
     /// Times the operation ran inside the timing (footer decodes; 1 otherwise).
     pub repeats: u64,
+    /// Parquet writes: VmRSS once the input was loaded, KiB (the peak is reset to it before
+    /// the clock starts); 0 otherwise.
+    pub loaded_rss_kb: u64,
 }
 
 /// The JSON line `quiver-bench op` (and `bench/py/ops.py`) prints.
@@ -325,9 +369,13 @@ pub struct OpResult {
     pub threads: usize,
     /// Peak resident set size of the process (VmHWM / ru_maxrss), KiB.
     pub peak_rss_kb: u64,
-    /// Resident set size when the process started its work (VmRSS), KiB.
+    /// Resident set size when the process started its work (VmRSS), KiB; for Parquet writes,
+    /// once the input was loaded (the peak was reset to it before the clock started).
     #[serde(default)]
     pub start_rss_kb: u64,
+    /// Bytes of the file a write produced (measured by the driver before it deletes the file).
+    #[serde(default)]
+    pub file_bytes: u64,
 }
 
 /// The default of [`OpResult::repeats`].
@@ -362,6 +410,12 @@ fn run_op(a: &OpArgs) -> Result<()> {
         let output = a.output.as_deref();
         let columns = (!a.columns.is_empty()).then_some(a.columns.as_slice());
         match a.implementation {
+            Impl::Quiver if a.op.parquet_write().is_some() => {
+                parquet_write::quiver(a.op, input, output, threads)?
+            }
+            Impl::ArrowRs if a.op.parquet_write().is_some() => {
+                parquet_write::arrow_rs(a.op, input, output)?
+            }
             Impl::Quiver if a.op.is_parquet() => {
                 parquet_quiver::run(a.op, input, columns, threads)?
             }
@@ -372,7 +426,7 @@ fn run_op(a: &OpArgs) -> Result<()> {
             Impl::ArrowRs => arrow_ops::run(a.op, input, output, threads)?,
         }
     };
-    // arrow-rs's synchronous Parquet reader decodes on the calling thread only.
+    // arrow-rs's synchronous Parquet reader and its ArrowWriter work on the calling thread only.
     let threads = if a.implementation == Impl::ArrowRs && a.op.is_parquet() {
         1
     } else {
@@ -389,7 +443,12 @@ fn run_op(a: &OpArgs) -> Result<()> {
         repeats: m.repeats.max(1),
         threads,
         peak_rss_kb: rss::status_kb("VmHWM").unwrap_or(0),
-        start_rss_kb,
+        start_rss_kb: if m.loaded_rss_kb > 0 {
+            m.loaded_rss_kb
+        } else {
+            start_rss_kb
+        },
+        file_bytes: 0,
     };
     println!("{}", serde_json::to_string(&r)?);
     Ok(())

@@ -57,6 +57,7 @@ pub fn totals(batches: &[RecordBatch]) -> Measured {
         batches: batches.len() as u64,
         columns: batches.first().map_or(0, |b| b.num_columns() as u64),
         repeats: 1,
+        loaded_rss_kb: 0,
     }
 }
 
@@ -161,7 +162,7 @@ fn write(
 }
 
 /// Every batch of the IPC file at `path`, over a copy of the file in memory.
-fn load(path: &Path) -> Result<(SchemaRef, Vec<RecordBatch>)> {
+pub fn load(path: &Path) -> Result<(SchemaRef, Vec<RecordBatch>)> {
     let bytes = Bytes::from(std::fs::read(path).with_context(|| path.display().to_string())?);
     let mut r = FileReader::from_bytes(bytes)?;
     let batches = (0..r.num_batches())

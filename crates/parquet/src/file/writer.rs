@@ -283,15 +283,18 @@ impl<W: Write> FileWriter<W> {
         if self.group_rows == 0 {
             return Ok(());
         }
-        let fresh = self.new_writers()?;
-        let writers = std::mem::replace(&mut self.writers, fresh);
+        let writers = std::mem::take(&mut self.writers);
         let chunks: Vec<EncodedChunk> =
             self.opts
                 .threads
                 .run_jobs(writers, || ColumnChunkWriter::finish, || {})?;
         let r = self.write_group(chunks);
         self.failed |= r.is_err();
-        r
+        r?;
+        // The next row group's writers take the buffers just written out, so that at most one
+        // row group's pages are held.
+        self.writers = self.new_writers()?;
+        Ok(())
     }
 
     fn write_group(&mut self, chunks: Vec<EncodedChunk>) -> Result<()> {

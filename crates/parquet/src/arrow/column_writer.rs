@@ -369,6 +369,12 @@ impl ColumnChunkWriter {
         let mut keys = None;
         let (values, validity) = match &physical {
             Array::Dictionary(d) => {
+                // Pages that fall back from the dictionary stay PLAIN: pyarrow reads a byte-array
+                // column stored with an Arrow dictionary type into a dictionary and cannot do so
+                // from DELTA_BYTE_ARRAY pages ("DecodeArrow of DictAccumulator").
+                if self.spec.physical == Type::BYTE_ARRAY {
+                    self.opts.choose_encoding = false;
+                }
                 keys = Some(DictKeys {
                     keys: keys_u32(d.keys())?,
                     remap: None,

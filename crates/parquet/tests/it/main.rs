@@ -12,4 +12,5 @@ mod mutate;
 mod read_values;
 mod selection;
 mod write;
+mod write_matrix;
 mod writers;

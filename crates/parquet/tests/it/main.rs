@@ -12,5 +12,6 @@ mod mutate;
 mod read_values;
 mod selection;
 mod write;
+mod write_faults;
 mod write_matrix;
 mod writers;

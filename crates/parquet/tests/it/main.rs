@@ -14,4 +14,5 @@ mod selection;
 mod write;
 mod write_faults;
 mod write_matrix;
+mod write_memory;
 mod writers;

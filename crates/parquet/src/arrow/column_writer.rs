@@ -740,9 +740,11 @@ impl ColumnChunkWriter {
             let (lo, hi, _, _) = write_stats::truncate(lo, hi, limit, utf8);
             (lo, hi)
         });
+        let only_nan = bounds.is_none() && self.page.num_nulls < self.page.num_values;
         self.page_stats.push(PageStats {
             bounds,
             null_count: self.page.num_nulls as u64,
+            only_nan,
             def_histogram: self.page.def_hist.clone(),
             rep_histogram: self.page.rep_hist.clone(),
         });

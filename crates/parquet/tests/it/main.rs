@@ -15,4 +15,5 @@ mod write;
 mod write_faults;
 mod write_matrix;
 mod write_memory;
+mod write_meta;
 mod writers;

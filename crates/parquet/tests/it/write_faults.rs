@@ -66,8 +66,10 @@ fn batch(start: i64, rows: i64, bad: bool) -> RecordBatch {
 }
 
 fn options() -> WriteOptions {
-    let mut o = WriteOptions::default();
-    o.row_group_rows = 1000;
+    let mut o = WriteOptions {
+        row_group_rows: 1000,
+        ..WriteOptions::default()
+    };
     o.column.page_rows = 100;
     o
 }

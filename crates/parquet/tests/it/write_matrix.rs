@@ -33,7 +33,7 @@ fn shifted(a: &Array) -> Array {
 /// `a` rebuilt so that it and every array below it sit at a nonzero offset of their buffers.
 pub fn offset_everywhere(a: &Array) -> Array {
     let a = shifted(a);
-    let rebuilt = match &a {
+    match &a {
         Array::List(l) => Array::List(list(l)),
         Array::LargeList(l) => Array::LargeList(list(l)),
         Array::FixedSizeList(l) => Array::FixedSizeList(
@@ -57,9 +57,8 @@ pub fn offset_everywhere(a: &Array) -> Array {
             )
             .unwrap(),
         ),
-        _ => return a,
-    };
-    rebuilt
+        _ => a.clone(),
+    }
 }
 
 fn list<O: quiver_arrow::buffer::Offset>(l: &GenericListArray<O>) -> GenericListArray<O> {

@@ -93,8 +93,10 @@ fn child_writes_a_table_much_larger_than_a_row_group() {
     if std::env::var(CHILD).is_err() {
         return;
     }
-    let mut opts = WriteOptions::default();
-    opts.row_group_bytes = ROW_GROUP_BYTES;
+    let opts = WriteOptions {
+        row_group_bytes: ROW_GROUP_BYTES,
+        ..WriteOptions::default()
+    };
     let page = opts.column.page_size;
     let dictionary = opts.column.dictionary_limit;
     let batch_bytes = BATCH_ROWS * (8 + 8 + STRING_LEN + 4) + BATCH_ROWS / 8;

@@ -72,8 +72,10 @@ fn statistics_page_index_and_bloom_filters_agree_with_pyarrow() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    let mut o = WriteOptions::default();
-    o.row_group_rows = 1000;
+    let mut o = WriteOptions {
+        row_group_rows: 1000,
+        ..WriteOptions::default()
+    };
     o.column.page_rows = 100;
     o.column.dictionary = false;
     o.column.codec = Codec::Uncompressed;

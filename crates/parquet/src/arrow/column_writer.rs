@@ -377,6 +377,12 @@ impl ColumnChunkWriter {
         let mut keys = None;
         let (values, validity) = match &physical {
             Array::Dictionary(d) => {
+                // Pages that fall back from the dictionary stay PLAIN: pyarrow reads a byte-array
+                // column stored with an Arrow dictionary type into a dictionary and cannot do so
+                // from DELTA_BYTE_ARRAY pages ("DecodeArrow of DictAccumulator").
+                if self.spec.physical == Type::BYTE_ARRAY {
+                    self.opts.choose_encoding = false;
+                }
                 keys = Some(DictKeys {
                     keys: keys_u32(d.keys())?,
                     remap: None,
@@ -764,9 +770,11 @@ impl ColumnChunkWriter {
             let (lo, hi, _, _) = write_stats::truncate(lo, hi, limit, utf8);
             (lo, hi)
         });
+        let only_nan = bounds.is_none() && self.page.num_nulls < self.page.num_values;
         self.page_stats.push(PageStats {
             bounds,
             null_count: self.page.num_nulls as u64,
+            only_nan,
             def_histogram: self.page.def_hist.clone(),
             rep_histogram: self.page.rep_hist.clone(),
         });

@@ -309,19 +309,23 @@ pub struct PageStats {
     pub bounds: Option<(Vec<u8>, Vec<u8>)>,
     /// Null entries in the page.
     pub null_count: u64,
+    /// The page holds values but no bounds: only NaN. It is no null page, and without bounds
+    /// for it the chunk gets no column index (as parquet-mr and Arrow C++ do).
+    pub only_nan: bool,
     /// Level histograms (empty when not kept).
     pub def_histogram: Vec<i64>,
     /// Repetition level histogram (empty when not kept).
     pub rep_histogram: Vec<i64>,
 }
 
-/// Builds the column index of a chunk's pages (`None` when the order is undefined).
+/// Builds the column index of a chunk's pages (`None` when the order is undefined or a page
+/// holds only NaN: marking it a null page would let readers skip its values).
 pub fn column_index(
     order: SortOrder,
     physical: Type,
     pages: &[PageStats],
 ) -> Option<ColumnIndex<'_>> {
-    if order == SortOrder::Undefined || pages.is_empty() {
+    if order == SortOrder::Undefined || pages.is_empty() || pages.iter().any(|p| p.only_nan) {
         return None;
     }
     let null_pages: Vec<bool> = pages.iter().map(|p| p.bounds.is_none()).collect();

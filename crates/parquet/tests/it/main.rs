@@ -12,4 +12,8 @@ mod mutate;
 mod read_values;
 mod selection;
 mod write;
+mod write_faults;
+mod write_matrix;
+mod write_memory;
+mod write_meta;
 mod writers;

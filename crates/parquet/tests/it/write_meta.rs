@@ -1,0 +1,201 @@
+//! Metadata quiver writes equals pyarrow's for the same data (`tests/meta_source.py`: floats
+//! with NaN and ±0.0, strings past the column index's 64-byte truncation, unsigned integers,
+//! decimals, dates, timestamps, booleans, all-null columns; 1000-row row groups and 100-row
+//! pages in both files): the page index (offset index rows, column index null pages, min/max,
+//! null counts, boundary order) compared here, the chunk statistics as pyarrow and DuckDB see
+//! them, DuckDB's bloom probes of quiver's filters and DuckDB's filtered queries in
+//! `tests/write_meta_check.py`.
+
+use crate::common::{python_writes, writer_available};
+use quiver_arrow::RecordBatch;
+use quiver_parquet::codec::Codec;
+use quiver_parquet::file::writer::{ColumnOverride, FileWriter, WriteOptions};
+use quiver_parquet::format::{ColumnIndex, OffsetIndex};
+use std::path::Path;
+
+/// Bloom-filtered columns of quiver's file.
+const BLOOM: [&str; 4] = ["long", "i32", "u64", "f64"];
+
+/// A chunk's column index: null pages, min and max values, and the rest as Debug text.
+#[derive(Debug, PartialEq)]
+struct Index {
+    null_pages: Vec<bool>,
+    min: Vec<Vec<u8>>,
+    max: Vec<Vec<u8>>,
+    rest: String,
+}
+
+/// Every chunk's (row group:path, column index, offset index first rows).
+fn page_indexes(path: &Path) -> Vec<(String, Option<Index>, Vec<i64>)> {
+    let bytes = std::fs::read(path).unwrap();
+    let meta = quiver_parquet::metadata::parse_file(&bytes).unwrap();
+    let mut out = Vec::new();
+    for g in 0..meta.num_row_groups() {
+        for c in 0..meta.num_columns() {
+            let chunk = meta.column_chunk(g, c).unwrap();
+            let name = chunk.meta_data.as_ref().unwrap().path_in_schema.join(".");
+            let range = |o: Option<i64>, l: Option<i32>| {
+                let (o, l) = (o? as usize, l? as usize);
+                Some(&bytes[o..o + l])
+            };
+            let ci = range(chunk.column_index_offset, chunk.column_index_length).map(|b| {
+                let ci = ColumnIndex::decode(b).unwrap();
+                let owned = |v: &[&[u8]]| v.iter().map(|x| x.to_vec()).collect();
+                // Histograms are size statistics pyarrow writes only on request.
+                Index {
+                    min: owned(&ci.min_values),
+                    max: owned(&ci.max_values),
+                    rest: format!("{:?} {:?}", ci.boundary_order, ci.null_counts),
+                    null_pages: ci.null_pages,
+                }
+            });
+            let oi = range(chunk.offset_index_offset, chunk.offset_index_length).unwrap();
+            let rows = OffsetIndex::decode(oi).unwrap().page_locations;
+            let rows = rows.iter().map(|p| p.first_row_index).collect();
+            out.push((format!("{g}:{name}"), ci, rows));
+        }
+    }
+    out
+}
+
+#[test]
+fn statistics_page_index_and_bloom_filters_agree_with_pyarrow() {
+    if !writer_available("pyarrow", "import pyarrow")
+        || !writer_available("duckdb", "import duckdb")
+    {
+        return;
+    }
+    let (dir, files) = python_writes("meta_source.py");
+    let theirs = &files[0];
+    let file = std::fs::File::open(dir.path().join("source.arrow")).unwrap();
+    let batches: Vec<RecordBatch> = quiver_ipc::read::StreamReader::try_new(file)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut o = WriteOptions {
+        row_group_rows: 1000,
+        ..WriteOptions::default()
+    };
+    o.column.page_rows = 100;
+    o.column.dictionary = false;
+    o.column.codec = Codec::Uncompressed;
+    for c in BLOOM {
+        o.column_overrides.push((
+            c.to_string(),
+            ColumnOverride::Bloom {
+                ndv: 1000,
+                fpp: 0.01,
+            },
+        ));
+    }
+    let ours = dir.path().join("quiver.out");
+    let mut w = FileWriter::create(&ours, batches[0].schema().clone(), o).unwrap();
+    for b in &batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+
+    let (a, b) = (page_indexes(theirs), page_indexes(&ours));
+    assert_eq!(a.len(), b.len());
+    let mut problems = Vec::new();
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.0, y.0);
+        let (group, column) = x.0.split_once(':').unwrap();
+        if let Some(want) = null_pages(column, group.parse().unwrap()) {
+            // pyarrow's tiny data_page_size does not close pages of nulls only: quiver's 100-row
+            // pages are checked against the data.
+            let got = y.1.as_ref().map(|c| &c.null_pages);
+            if got != Some(&want) {
+                problems.push(format!("{}: null pages {got:?}, not {want:?}", y.0));
+            }
+        } else if column == "long" || column == "bin" {
+            if let Err(e) = truncated_like(&x.1, &y.1) {
+                problems.push(format!("{}: {e}", x.0));
+            }
+        } else if x.2 != y.2 {
+            problems.push(format!("{}: page rows {:?} vs {:?}", x.0, x.2, y.2));
+        } else if x.1 != y.1 {
+            problems.push(format!(
+                "{}: column index\npyarrow {:?}\nquiver  {:?}",
+                x.0, x.1, y.1
+            ));
+        }
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/write_meta_check.py");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg(theirs)
+        .arg(&ours)
+        .args(BLOOM)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut checked = 0;
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        match v.get("error") {
+            Some(e) => problems.push(e.as_str().unwrap().to_string()),
+            None => checked = v["checked"].as_u64().unwrap(),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(checked > 500, "{checked} checks");
+}
+
+/// The null pages of the columns whose pages pyarrow cuts differently (it closes no page of
+/// nulls only), quiver's pages holding 100 rows each.
+fn null_pages(column: &str, group: usize) -> Option<Vec<bool>> {
+    match column {
+        "all_null" => Some(vec![true; 10]),
+        "some_null_pages" => Some((0..10).map(|p| (group * 10 + p) % 3 == 1).collect()),
+        _ => None,
+    }
+}
+
+/// quiver's column index of values longer than 64 bytes against pyarrow's (which keeps them
+/// whole): each min a prefix of pyarrow's, each max not below pyarrow's, both at most 64
+/// bytes, and equal to pyarrow's where that is short enough.
+fn truncated_like(theirs: &Option<Index>, ours: &Option<Index>) -> Result<(), String> {
+    let (Some(t), Some(o)) = (theirs, ours) else {
+        return Err(format!("column index {theirs:?} vs {ours:?}"));
+    };
+    // The boundary order is of the values as stored: quiver's (truncated) may be ordered
+    // where pyarrow's (whole) are not; it must hold for them.
+    let counts = |i: &Index| i.rest.split_once(' ').unwrap().1.to_string();
+    let ordered = |v: &[Vec<u8>]| v.windows(2).all(|w| w[0] <= w[1]);
+    if o.rest.starts_with("ASCENDING") && !(ordered(&o.min) && ordered(&o.max)) {
+        return Err(format!("ASCENDING, but {:?} {:?}", o.min, o.max));
+    }
+    if t.null_pages != o.null_pages || counts(t) != counts(o) {
+        return Err(format!(
+            "null pages {:?}, {} vs {:?}, {}",
+            t.null_pages, t.rest, o.null_pages, o.rest
+        ));
+    }
+    let pages = t.min.iter().zip(&t.max).zip(o.min.iter().zip(&o.max));
+    for (i, ((tmin, tmax), (omin, omax))) in pages.enumerate() {
+        let short = |v: &Vec<u8>| v.len() <= 64;
+        // A max of bytes 0xFF only cannot be rounded up: it stays whole.
+        let ok = short(omin)
+            && (short(omax) || omax == tmax)
+            && tmin.starts_with(omin)
+            && omax >= tmax
+            && (!short(tmin) || omin == tmin)
+            && (!short(tmax) || omax == tmax);
+        if !ok {
+            return Err(format!(
+                "page {i}: min {omin:?} max {omax:?} for {tmin:?} {tmax:?}"
+            ));
+        }
+    }
+    Ok(())
+}

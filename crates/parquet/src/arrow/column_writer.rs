@@ -348,14 +348,6 @@ impl ColumnChunkWriter {
         })
     }
 
-    /// Gives the writer a buffer for its pages (one a finished chunk's pages were in, so that
-    /// a row group's pages go to memory already touched rather than fresh pages).
-    pub fn with_buffer(mut self, mut buf: Vec<u8>) -> Self {
-        buf.clear();
-        self.data = buf;
-        self
-    }
-
     /// Bytes buffered: pages written plus the page being built.
     pub fn buffered_bytes(&self) -> usize {
         self.data.len() + self.page.estimated_size(self.dict.len()) + self.dict.plain_size(false)

@@ -128,8 +128,6 @@ pub struct FileWriter<W: Write> {
     groups: Vec<GroupRecord>,
     rows: u64,
     failed: bool,
-    /// Page buffers of written chunks, for the next row group's chunks.
-    buffers: Vec<Vec<u8>>,
 }
 
 impl<W: Write> std::fmt::Debug for FileWriter<W> {
@@ -192,20 +190,15 @@ impl<W: Write> FileWriter<W> {
             groups: Vec::new(),
             rows: 0,
             failed: false,
-            buffers: Vec::new(),
         };
         w.writers = w.new_writers()?;
         Ok(w)
     }
 
-    fn new_writers(&mut self) -> Result<Vec<ColumnChunkWriter>> {
+    fn new_writers(&self) -> Result<Vec<ColumnChunkWriter>> {
         let mut writers = Vec::with_capacity(self.leaves.len());
         for ((o, shape), spec) in self.leaves.iter().zip(self.write_schema.leaves()) {
-            let w = ColumnChunkWriter::new(spec.clone(), *shape, o.clone())?;
-            writers.push(match self.buffers.pop() {
-                Some(b) => w.with_buffer(b),
-                None => w,
-            });
+            writers.push(ColumnChunkWriter::new(spec.clone(), *shape, o.clone())?);
         }
         Ok(writers)
     }
@@ -291,8 +284,8 @@ impl<W: Write> FileWriter<W> {
         let r = self.write_group(chunks);
         self.failed |= r.is_err();
         r?;
-        // The next row group's writers take the buffers just written out, so that at most one
-        // row group's pages are held.
+        // The next row group's writers are made once this one's pages are written (and freed),
+        // so that one row group's pages are held at a time.
         self.writers = self.new_writers()?;
         Ok(())
     }
@@ -331,8 +324,7 @@ impl<W: Write> FileWriter<W> {
         {
             records.push(chunk_record(spec, o.codec, o.statistics, c, place)?);
         }
-        self.buffers
-            .extend(chunks.into_iter().map(|c| c.data_pages));
+        drop(chunks);
         self.groups.push(GroupRecord {
             chunks: records,
             rows: self.group_rows as i64,

@@ -130,6 +130,52 @@ impl Sbbf {
         missing == 0
     }
 
+    /// The filter folded to `num_bytes`: blocks `2j` and `2j + 1` of a filter twice the size
+    /// OR-ed into block `j`, halving until the size is reached. Because a value's block is the
+    /// top bits of its hash's upper half (`((hash >> 32) * blocks) >> 32` keeps the top
+    /// `log2(blocks)` bits when `blocks` is a power of two) and its bits within the block come
+    /// from the lower half, the result is exactly the filter the same values would have built
+    /// at `num_bytes`. `None` unless both sizes are powers of two and `num_bytes` is at most the
+    /// filter's size (and at least one block).
+    pub fn fold_to(&self, num_bytes: usize) -> Option<Sbbf> {
+        let from = self.blocks.len();
+        let to = num_bytes / BLOCK_BYTES;
+        if !from.is_power_of_two()
+            || !to.is_power_of_two()
+            || to > from
+            || num_bytes % BLOCK_BYTES != 0
+        {
+            return None;
+        }
+        let factor = from / to;
+        let mut blocks = vec![[0u32; 8]; to];
+        for (j, out) in blocks.iter_mut().enumerate() {
+            for b in &self.blocks[j * factor..(j + 1) * factor] {
+                for (o, w) in out.iter_mut().zip(b) {
+                    *o |= *w;
+                }
+            }
+        }
+        Some(Sbbf { blocks })
+    }
+
+    /// The union of `filters` (the filter of every value any of them holds): each folded to
+    /// the smallest one's size ([`Sbbf::fold_to`]), then OR-ed. `None` for no filters or when
+    /// a size is not a power of two (folding would not give the same filter).
+    pub fn union(filters: &[&Sbbf]) -> Option<Sbbf> {
+        let bytes = filters.iter().map(|f| f.as_bytes().len()).min()?;
+        let mut out = filters[0].fold_to(bytes)?;
+        for f in &filters[1..] {
+            let folded = f.fold_to(bytes)?;
+            for (o, b) in out.blocks.iter_mut().zip(&folded.blocks) {
+                for (w, x) in o.iter_mut().zip(b) {
+                    *w |= *x;
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// The bitset as stored in a file (little-endian words).
     pub fn as_bytes(&self) -> &[u8] {
         bytemuck::cast_slice(&self.blocks)

@@ -55,6 +55,48 @@ pub enum SortOrder {
     Undefined,
 }
 
+impl SortOrder {
+    /// The order of a leaf read from a file's schema: from its physical type and its logical
+    /// (or, without one, converted) type, as parquet.thrift's `ColumnOrder` defines it.
+    /// Annotations this version does not know, geospatial types, INT96 and INTERVAL have no
+    /// defined order.
+    pub fn of_element(e: &crate::format::SchemaElement<'_>) -> SortOrder {
+        use crate::format::{ConvertedType as C, LogicalType as L};
+        let Some(physical) = e.type_ else {
+            return SortOrder::Undefined;
+        };
+        let decimal = matches!(e.logical_type, Some(L::Decimal { .. }))
+            || (e.logical_type.is_none() && e.converted_type == Some(C::DECIMAL));
+        let unsigned = match &e.logical_type {
+            Some(L::Integer { is_signed, .. }) => !is_signed,
+            None => matches!(
+                e.converted_type,
+                Some(C::UINT_8 | C::UINT_16 | C::UINT_32 | C::UINT_64)
+            ),
+            _ => false,
+        };
+        let undefined_annotation = matches!(
+            e.logical_type,
+            Some(L::Unknown(_) | L::Geometry { .. } | L::Geography { .. } | L::Variant { .. })
+        ) || (e.logical_type.is_none() && e.converted_type == Some(C::INTERVAL));
+        if undefined_annotation {
+            return SortOrder::Undefined;
+        }
+        match physical {
+            Type::BOOLEAN => SortOrder::Unsigned,
+            Type::INT32 | Type::INT64 if unsigned => SortOrder::Unsigned,
+            Type::INT32 | Type::INT64 => SortOrder::Signed,
+            Type::FLOAT | Type::DOUBLE => SortOrder::Float,
+            Type::FIXED_LEN_BYTE_ARRAY if matches!(e.logical_type, Some(L::Float16)) => {
+                SortOrder::Float16
+            }
+            Type::BYTE_ARRAY | Type::FIXED_LEN_BYTE_ARRAY if decimal => SortOrder::Decimal,
+            Type::BYTE_ARRAY | Type::FIXED_LEN_BYTE_ARRAY => SortOrder::Bytes,
+            Type::INT96 | Type::Unknown(_) => SortOrder::Undefined,
+        }
+    }
+}
+
 /// How a leaf's Arrow values become its physical values (see [`to_physical`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Conversion {

@@ -357,17 +357,27 @@ pub fn column_index(
 /// ASCENDING when every non-null page's min and max are at least the previous page's,
 /// DESCENDING when at most, else UNORDERED.
 fn boundary_order(order: SortOrder, physical: Type, pages: &[PageStats]) -> BoundaryOrder {
-    let bounds: Vec<&(Vec<u8>, Vec<u8>)> = pages.iter().filter_map(|p| p.bounds.as_ref()).collect();
+    let bounds: Vec<(&[u8], &[u8])> = pages
+        .iter()
+        .filter_map(|p| p.bounds.as_ref().map(|(lo, hi)| (&lo[..], &hi[..])))
+        .collect();
+    boundary_order_of(order, physical, &bounds)
+}
+
+/// The boundary order of pages whose (min, max) are `bounds`, in page order (null pages left
+/// out): ASCENDING when every page's min and max are at least the previous page's, DESCENDING
+/// when at most, else UNORDERED.
+pub fn boundary_order_of(order: SortOrder, physical: Type, bounds: &[(&[u8], &[u8])]) -> BoundaryOrder {
     let cmp = |a: &[u8], b: &[u8]| compare(order, physical, a, b);
     let asc = bounds
         .windows(2)
-        .all(|w| cmp(&w[0].0, &w[1].0).is_le() && cmp(&w[0].1, &w[1].1).is_le());
+        .all(|w| cmp(w[0].0, w[1].0).is_le() && cmp(w[0].1, w[1].1).is_le());
     if asc {
         return BoundaryOrder::ASCENDING;
     }
     let desc = bounds
         .windows(2)
-        .all(|w| cmp(&w[0].0, &w[1].0).is_ge() && cmp(&w[0].1, &w[1].1).is_ge());
+        .all(|w| cmp(w[0].0, w[1].0).is_ge() && cmp(w[0].1, w[1].1).is_ge());
     if desc {
         BoundaryOrder::DESCENDING
     } else {

@@ -259,3 +259,41 @@ fn read_never_panics_on_truncated_or_mutated_input() {
         }
     }
 }
+
+#[test]
+fn folding_gives_the_filter_built_at_the_smaller_size() {
+    let hs = hashes(7, 3000);
+    let mut big = Sbbf::new(4096);
+    let mut small = Sbbf::new(512);
+    for &h in &hs {
+        big.insert(h);
+        small.insert(h);
+    }
+    assert_eq!(big.fold_to(512).unwrap(), small);
+    assert_eq!(big.fold_to(4096).unwrap(), big);
+    // Larger, or not a power of two: no fold.
+    assert!(small.fold_to(1024).is_none());
+    assert!(big.fold_to(96).is_none());
+    let odd = Sbbf::from_bytes(&[0u8; 96]).unwrap();
+    assert!(odd.fold_to(32).is_none());
+}
+
+#[test]
+fn union_holds_every_value_of_each_filter_at_the_smallest_size() {
+    let (a_h, b_h) = (hashes(1, 500), hashes(2, 800));
+    let mut a = Sbbf::new(1024);
+    let mut b = Sbbf::new(256);
+    let mut both = Sbbf::new(256);
+    for &h in &a_h {
+        a.insert(h);
+        both.insert(h);
+    }
+    for &h in &b_h {
+        b.insert(h);
+        both.insert(h);
+    }
+    let u = Sbbf::union(&[&a, &b]).unwrap();
+    assert_eq!(u, both);
+    assert!(a_h.iter().chain(&b_h).all(|&h| u.check(h)));
+    assert!(Sbbf::union(&[]).is_none());
+}

@@ -220,6 +220,17 @@ impl BytesInterner {
         self.data.len()
     }
 
+    /// Keeps the first `len` values, forgetting the rest.
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len() {
+            return;
+        }
+        self.table.retain(|i| (*i as usize) < len);
+        self.data.truncate(self.offsets[len]);
+        self.offsets.truncate(len + 1);
+        self.hashes.truncate(len);
+    }
+
     /// Empties the dictionary, keeping its memory.
     pub fn clear(&mut self) {
         self.data.clear();

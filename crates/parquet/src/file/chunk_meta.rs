@@ -7,8 +7,8 @@ use crate::arrow::write_schema::LeafSpec;
 use crate::arrow::write_stats::{column_index, statistics};
 use crate::codec::Codec;
 use crate::format::{
-    ColumnChunk, ColumnMetaData, CompressionCodec, Encoding, OffsetIndex, PageEncodingStats,
-    PageLocation, SizeStatistics, Statistics,
+    ColumnChunk, ColumnChunks, ColumnMetaData, CompressionCodec, Encoding, OffsetIndex,
+    PageEncodingStats, PageLocation, RowGroup, SizeStatistics, SortingColumn, Statistics,
 };
 use crate::thrift::{CompactReader, CompactWriter, Encoded, ThriftList, ThriftRead, ThriftWrite};
 use quiver_arrow::{Error, Result};
@@ -62,7 +62,8 @@ pub fn compression_codec(c: Codec) -> CompressionCodec {
     }
 }
 
-fn encoded<T: ThriftWrite>(v: &T) -> Vec<u8> {
+/// `v` encoded (thrift compact).
+pub(crate) fn encoded<T: ThriftWrite>(v: &T) -> Vec<u8> {
     let mut w = CompactWriter::new();
     v.write(&mut w);
     w.into_bytes()
@@ -168,4 +169,76 @@ fn page_index(
     let column =
         column_index(spec.sort_order, spec.physical, &chunk.page_stats).map(|c| encoded(&c));
     (column, Some(encoded(&offset)))
+}
+
+/// A written row group, waiting for the footer.
+#[derive(Debug)]
+pub struct GroupRecord {
+    /// Its chunks, in column order.
+    pub chunks: Vec<ChunkRecord>,
+    /// Its rows.
+    pub rows: i64,
+    /// Its uncompressed bytes.
+    pub total_byte_size: i64,
+    /// Where its first chunk starts.
+    pub file_offset: i64,
+    /// Its stored bytes.
+    pub compressed: i64,
+    /// How its rows are sorted.
+    pub sorting_columns: Option<Vec<SortingColumn>>,
+}
+
+/// Writes every chunk's column index, then every offset index, through `put`, from file
+/// position `pos`, recording where each went.
+pub fn write_indexes(
+    groups: &mut [GroupRecord],
+    mut pos: u64,
+    mut put: impl FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    for g in groups.iter_mut() {
+        for c in &mut g.chunks {
+            if let Some(b) = c.column_index.take() {
+                c.column_index_at = Some((pos as i64, index_len(&b)?));
+                put(&b)?;
+                pos += b.len() as u64;
+            }
+        }
+    }
+    for g in groups.iter_mut() {
+        for c in &mut g.chunks {
+            if let Some(b) = c.offset_index.take() {
+                c.offset_index_at = Some((pos as i64, index_len(&b)?));
+                put(&b)?;
+                pos += b.len() as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn index_len(b: &[u8]) -> Result<i32> {
+    i32::try_from(b.len())
+        .map_err(|_| Error::invalid(format!("a page index of {} bytes", b.len())))
+}
+
+/// The footer's row groups, borrowing the records.
+pub fn row_groups(groups: &[GroupRecord]) -> Result<Vec<RowGroup<'_>>> {
+    let mut out = Vec::with_capacity(groups.len());
+    for (i, g) in groups.iter().enumerate() {
+        let chunks = g
+            .chunks
+            .iter()
+            .map(ChunkRecord::column_chunk)
+            .collect::<Result<Vec<_>>>()?;
+        out.push(RowGroup {
+            columns: ColumnChunks::from_decoded(chunks),
+            total_byte_size: g.total_byte_size,
+            num_rows: g.rows,
+            sorting_columns: g.sorting_columns.clone(),
+            file_offset: Some(g.file_offset),
+            total_compressed_size: Some(g.compressed),
+            ordinal: i16::try_from(i).ok(),
+        });
+    }
+    Ok(out)
 }

@@ -10,11 +10,11 @@
 //! **Memory:** the writer holds the current row group's encoded (compressed) pages, at most
 //! about `row_group_bytes` plus one page per column, besides the batch being written.
 
-use super::chunk_meta::{ChunkRecord, Placement, chunk_record};
+use super::chunk_meta::{GroupRecord, Placement, chunk_record, row_groups, write_indexes};
 use crate::arrow::column_writer::{ColumnChunkWriter, ColumnOptions, EncodedChunk, LeafShape};
 use crate::arrow::shred::shred;
 use crate::arrow::write_schema::{SchemaOptions, WriteSchema};
-use crate::format::{ColumnChunks, ColumnOrder, FileMetaData, KeyValue, RowGroup, SortingColumn};
+use crate::format::{ColumnOrder, FileMetaData, KeyValue, SortingColumn};
 use crate::levels::assemble::Repetition;
 use crate::schema::SchemaDescriptor;
 use quiver_arrow::array::Array;
@@ -139,15 +139,6 @@ impl<W: Write> std::fmt::Debug for FileWriter<W> {
             self.groups.len()
         )
     }
-}
-
-#[derive(Debug)]
-struct GroupRecord {
-    chunks: Vec<ChunkRecord>,
-    rows: i64,
-    total_byte_size: i64,
-    file_offset: i64,
-    compressed: i64,
 }
 
 impl<W: Write> FileWriter<W> {
@@ -331,6 +322,8 @@ impl<W: Write> FileWriter<W> {
             total_byte_size: total,
             file_offset,
             compressed,
+            sorting_columns: (!self.opts.sorting_columns.is_empty())
+                .then(|| self.opts.sorting_columns.clone()),
         });
         self.group_rows = 0;
         Ok(())
@@ -367,24 +360,9 @@ impl<W: Write> FileWriter<W> {
     /// Writes every chunk's column index, then every offset index.
     fn write_indexes(&mut self) -> Result<()> {
         let mut groups = std::mem::take(&mut self.groups);
-        for g in &mut groups {
-            for c in &mut g.chunks {
-                if let Some(b) = c.column_index.take() {
-                    c.column_index_at = Some((self.pos as i64, b.len() as i32));
-                    self.put(&b)?;
-                }
-            }
-        }
-        for g in &mut groups {
-            for c in &mut g.chunks {
-                if let Some(b) = c.offset_index.take() {
-                    c.offset_index_at = Some((self.pos as i64, b.len() as i32));
-                    self.put(&b)?;
-                }
-            }
-        }
+        let r = write_indexes(&mut groups, self.pos, |b| self.put(b));
         self.groups = groups;
-        Ok(())
+        r
     }
 
     fn footer(&self) -> Result<Vec<u8>> {
@@ -413,24 +391,7 @@ impl<W: Write> FileWriter<W> {
                 value: Some(v.as_bytes()),
             });
         }
-        let mut row_groups = Vec::with_capacity(self.groups.len());
-        for (i, g) in self.groups.iter().enumerate() {
-            let chunks = g
-                .chunks
-                .iter()
-                .map(ChunkRecord::column_chunk)
-                .collect::<Result<Vec<_>>>()?;
-            row_groups.push(RowGroup {
-                columns: ColumnChunks::from_decoded(chunks),
-                total_byte_size: g.total_byte_size,
-                num_rows: g.rows,
-                sorting_columns: (!self.opts.sorting_columns.is_empty())
-                    .then(|| self.opts.sorting_columns.clone()),
-                file_offset: Some(g.file_offset),
-                total_compressed_size: Some(g.compressed),
-                ordinal: i16::try_from(i).ok(),
-            });
-        }
+        let row_groups = row_groups(&self.groups)?;
         let meta = FileMetaData {
             version: 2,
             schema: self.write_schema.elements(),

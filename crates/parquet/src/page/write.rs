@@ -125,29 +125,43 @@ impl PageWriter {
 
     /// Appends a data page v1 to `out`.
     pub fn data_v1(&mut self, page: &DataPage<'_>, out: &mut Vec<u8>) -> Result<WrittenPage> {
-        self.body.clear();
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
         for levels in [page.rep, page.def] {
             if !levels.is_empty() {
                 let n = page_size(levels.len(), "levels")?;
-                self.body.extend_from_slice(&n.to_le_bytes());
-                self.body.extend_from_slice(levels);
+                body.extend_from_slice(&n.to_le_bytes());
+                body.extend_from_slice(levels);
             }
         }
-        self.body.extend_from_slice(page.values);
-        let uncompressed = self.body.len();
-        let stored = self.compressor.compress(&self.body)?;
+        body.extend_from_slice(page.values);
+        let header = DataPageHeader {
+            num_values: count(page.num_values, "values")?,
+            encoding: page.encoding,
+            definition_level_encoding: Encoding::RLE,
+            repetition_level_encoding: Encoding::RLE,
+            statistics: page.statistics.clone(),
+        };
+        let r = self.data_v1_body(&header, &body, out);
+        self.body = body;
+        r
+    }
+
+    /// Appends a data page v1 with `header` whose decompressed body (levels as the header's
+    /// level encodings store them, then the values) is `body`, compressed here.
+    pub fn data_v1_body(
+        &mut self,
+        header: &DataPageHeader<'_>,
+        body: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let stored = self.compressor.compress(body)?;
         let header = PageHeader {
             type_: PageType::DATA_PAGE,
-            uncompressed_page_size: page_size(uncompressed, "bytes")?,
+            uncompressed_page_size: page_size(body.len(), "bytes")?,
             compressed_page_size: page_size(stored.len(), "stored bytes")?,
             crc: self.crc.then(|| crc32fast::hash(stored) as i32),
-            data_page_header: Some(DataPageHeader {
-                num_values: count(page.num_values, "values")?,
-                encoding: page.encoding,
-                definition_level_encoding: Encoding::RLE,
-                repetition_level_encoding: Encoding::RLE,
-                statistics: page.statistics.clone(),
-            }),
+            data_page_header: Some(header.clone()),
             index_page_header: false,
             dictionary_page_header: None,
             data_page_header_v2: None,
@@ -156,27 +170,52 @@ impl PageWriter {
             &mut self.header,
             &header,
             &[stored],
-            uncompressed,
+            body.len(),
             out,
         ))
     }
 
     /// Appends a data page v2 to `out`.
     pub fn data_v2(&mut self, page: &DataPage<'_>, out: &mut Vec<u8>) -> Result<WrittenPage> {
-        let compress = self.codec() != Codec::Uncompressed && !page.values.is_empty();
-        let values = if compress {
-            self.compressor.compress(page.values)?
-        } else {
-            page.values
+        let header = DataPageHeaderV2 {
+            num_values: count(page.num_values, "values")?,
+            num_nulls: count(page.num_nulls, "nulls")?,
+            num_rows: count(page.num_rows, "rows")?,
+            encoding: page.encoding,
+            definition_levels_byte_length: 0,
+            repetition_levels_byte_length: 0,
+            is_compressed: None,
+            statistics: page.statistics.clone(),
         };
-        let levels = page.rep.len() + page.def.len();
-        let uncompressed = levels + page.values.len();
-        let stored_len = levels + values.len();
+        self.data_v2_parts(&header, page.rep, page.def, page.values, out)
+    }
+
+    /// Appends a data page v2 with `header`'s counts, encoding and statistics (the level
+    /// lengths and `is_compressed` are set here) of levels `rep` and `def` (stored as they
+    /// are) and uncompressed `values` (compressed here unless empty or the codec is
+    /// UNCOMPRESSED).
+    pub fn data_v2_parts(
+        &mut self,
+        header: &DataPageHeaderV2<'_>,
+        rep: &[u8],
+        def: &[u8],
+        values: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let compress = self.codec() != Codec::Uncompressed && !values.is_empty();
+        let stored = if compress {
+            self.compressor.compress(values)?
+        } else {
+            values
+        };
+        let levels = rep.len() + def.len();
+        let uncompressed = levels + values.len();
+        let stored_len = levels + stored.len();
         let crc = self.crc.then(|| {
             let mut h = crc32fast::Hasher::new();
-            h.update(page.rep);
-            h.update(page.def);
-            h.update(values);
+            h.update(rep);
+            h.update(def);
+            h.update(stored);
             h.finalize() as i32
         });
         let header = PageHeader {
@@ -188,17 +227,13 @@ impl PageWriter {
             index_page_header: false,
             dictionary_page_header: None,
             data_page_header_v2: Some(DataPageHeaderV2 {
-                num_values: count(page.num_values, "values")?,
-                num_nulls: count(page.num_nulls, "nulls")?,
-                num_rows: count(page.num_rows, "rows")?,
-                encoding: page.encoding,
-                definition_levels_byte_length: page_size(page.def.len(), "definition levels")?,
-                repetition_levels_byte_length: page_size(page.rep.len(), "repetition levels")?,
+                definition_levels_byte_length: page_size(def.len(), "definition levels")?,
+                repetition_levels_byte_length: page_size(rep.len(), "repetition levels")?,
                 is_compressed: Some(compress),
-                statistics: page.statistics.clone(),
+                ..header.clone()
             }),
         };
-        let parts = [page.rep, page.def, values];
+        let parts = [rep, def, stored];
         Ok(emit(&mut self.header, &header, &parts, uncompressed, out))
     }
 }

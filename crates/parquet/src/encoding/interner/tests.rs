@@ -123,3 +123,19 @@ fn bytes_interner_matches_the_oracle() {
         assert!(d.is_empty() && d.iter().next().is_none() && d.data_len() == 0);
     }
 }
+
+#[test]
+fn truncate_forgets_the_later_values() {
+    let mut d = BytesInterner::new();
+    for v in [&b"a"[..], b"bb", b"ccc", b"dddd"] {
+        d.intern(v);
+    }
+    d.truncate(2);
+    assert_eq!((d.len(), d.data(), d.data_len()), (2, &b"abb"[..], 3));
+    // The forgotten values are new again, the kept ones are found.
+    assert_eq!(d.intern(b"bb"), 1);
+    assert_eq!(d.intern(b"dddd"), 2);
+    assert_eq!(d.intern(b"ccc"), 3);
+    d.truncate(9);
+    assert_eq!(d.len(), 4);
+}

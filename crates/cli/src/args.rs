@@ -62,6 +62,12 @@ pub enum Command {
     /// Fully validate a file: exit 0 when valid, 1 with a report of each problem.
     #[command(after_help = "Example:\n  quiver validate data.arrow")]
     Validate(InputArgs),
+    /// Merge Parquet files into one without decoding their values: column chunks are copied,
+    /// small row groups joined (dictionaries merged, indices remapped), metadata kept.
+    #[command(
+        after_help = "Examples:\n  quiver merge all.parquet part-0.parquet part-1.parquet\n  quiver merge all.parquet data/ --row-group-size 128MiB\n  quiver merge all.parquet data/ --verbatim --json"
+    )]
+    Merge(MergeArgs),
     /// Write a deterministic synthetic data set (TPC-H lineitem-like, or nested).
     #[command(
         after_help = "Examples:\n  quiver generate lineitem --rows 6000000 -o lineitem.arrow\n  quiver generate nested --rows 1000 -o nested.jsonl\n  quiver generate lineitem --rows 1000000 -o lineitem.parquet --compression zstd"
@@ -289,6 +295,38 @@ impl ParquetOutArgs {
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
     }
+}
+
+/// `quiver merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The merged file (written under a temporary name, renamed when complete).
+    pub output: PathBuf,
+    /// Input files, in order; a directory stands for the files in it, in name order (hidden
+    /// files and names starting with _ left out).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Keep every input row group as one output row group (no joining).
+    #[arg(long, conflicts_with = "row_group_size")]
+    pub verbatim: bool,
+    /// Join consecutive row groups up to this size: a plain number is rows, a number with a
+    /// unit stored bytes (default: 1Mi rows or 128MiB, whichever comes first). Row groups are
+    /// never split.
+    #[arg(long, value_name = "ROWS|BYTES", value_parser = parse_row_group_size)]
+    pub row_group_size: Option<RowGroupSize>,
+    /// The largest merged dictionary page, e.g. 1MiB (the default): past it, a column's
+    /// dictionary-encoded pages are written PLAIN.
+    #[arg(long, value_name = "BYTES", value_parser = parse_page_size)]
+    pub dictionary_limit: Option<usize>,
+    /// Check the CRC of every input page that has one.
+    #[arg(long)]
+    pub verify: bool,
+    /// Threads building column chunks (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print the report as JSON on standard output.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `--row-group-size`.

@@ -11,6 +11,7 @@ mod describe;
 mod format;
 mod generate;
 mod interrupt;
+mod merge;
 mod meta;
 mod numbers;
 mod output;
@@ -71,6 +72,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Convert(a) => convert::run(&a, quiet),
         Command::Scan(a) => scan::run(&a, quiet),
         Command::Validate(a) => validate::run(&a),
+        Command::Merge(a) => merge::run(&a, quiet),
         Command::Generate(a) => convert::run_generate(&a, quiet),
     }
 }

@@ -86,6 +86,16 @@ impl Output {
         })
     }
 
+    /// The temporary file, to write to directly (not for standard output).
+    pub fn file(&self) -> Result<File> {
+        match &self.target {
+            Target::Stdout => {
+                anyhow::bail!("{}: a file is needed, not standard output", self.label)
+            }
+            Target::File { tmp, .. } => Ok(tmp.as_file().try_clone()?),
+        }
+    }
+
     /// Makes the output final: syncs the temporary file and renames it over the target.
     pub fn commit(self) -> Result<()> {
         match self.target {

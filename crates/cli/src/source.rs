@@ -104,16 +104,21 @@ pub fn read_all(path: &Path) -> Result<(Bytes, String)> {
 
 /// Memory-maps a file (empty files become empty bytes).
 fn map_file(path: &Path) -> Result<Bytes> {
+    Ok(open_mapped(path)?.1)
+}
+
+/// Opens a file and memory-maps it (an empty file maps to empty bytes).
+pub fn open_mapped(path: &Path) -> Result<(File, Bytes)> {
     let file = File::open(path)?;
     if file.metadata()?.len() == 0 {
-        return Ok(Bytes::new());
+        return Ok((file, Bytes::new()));
     }
     // SAFETY: the map is read-only and private to this process. Another process truncating or
     // rewriting the file while quiver runs would change the bytes under us (or fault); quiver
     // treats every byte as untrusted and validates it, and that external race is the usual,
     // documented caveat of memory-mapped tools.
     let map = unsafe { memmap2::Mmap::map(&file)? };
-    Ok(Bytes::from_owner(map))
+    Ok((file, Bytes::from_owner(map)))
 }
 
 impl Input {

@@ -78,7 +78,8 @@ impl SortOrder {
         let undefined_annotation = matches!(
             e.logical_type,
             Some(L::Unknown(_) | L::Geometry { .. } | L::Geography { .. } | L::Variant { .. })
-        ) || (e.logical_type.is_none() && e.converted_type == Some(C::INTERVAL));
+        ) || (e.logical_type.is_none()
+            && e.converted_type == Some(C::INTERVAL));
         if undefined_annotation {
             return SortOrder::Undefined;
         }

@@ -367,7 +367,11 @@ fn boundary_order(order: SortOrder, physical: Type, pages: &[PageStats]) -> Boun
 /// The boundary order of pages whose (min, max) are `bounds`, in page order (null pages left
 /// out): ASCENDING when every page's min and max are at least the previous page's, DESCENDING
 /// when at most, else UNORDERED.
-pub fn boundary_order_of(order: SortOrder, physical: Type, bounds: &[(&[u8], &[u8])]) -> BoundaryOrder {
+pub fn boundary_order_of(
+    order: SortOrder,
+    physical: Type,
+    bounds: &[(&[u8], &[u8])],
+) -> BoundaryOrder {
     let cmp = |a: &[u8], b: &[u8]| compare(order, physical, a, b);
     let asc = bounds
         .windows(2)

@@ -52,6 +52,13 @@ impl AtomicFile {
         })
     }
 
+    /// The temporary file with everything written so far flushed to it, to write to directly
+    /// (at its end, where buffered writes go on).
+    pub fn flushed_file(&mut self) -> std::io::Result<&std::fs::File> {
+        self.file.flush()?;
+        Ok(self.file.get_ref().as_file())
+    }
+
     /// The temporary file's path (while uncommitted).
     pub fn temp_path(&self) -> &Path {
         self.file.get_ref().path()

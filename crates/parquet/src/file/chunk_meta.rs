@@ -217,8 +217,7 @@ pub fn write_indexes(
 }
 
 fn index_len(b: &[u8]) -> Result<i32> {
-    i32::try_from(b.len())
-        .map_err(|_| Error::invalid(format!("a page index of {} bytes", b.len())))
+    i32::try_from(b.len()).map_err(|_| Error::invalid(format!("a page index of {} bytes", b.len())))
 }
 
 /// The footer's row groups, borrowing the records.

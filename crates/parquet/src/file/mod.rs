@@ -6,6 +6,7 @@
 mod atomic;
 mod batches;
 mod chunk_meta;
+pub mod merge;
 mod project;
 mod selection;
 mod source;
@@ -48,7 +49,7 @@ const MAX_DICTIONARY_HEADER: u64 = 100;
 
 /// Whether `created_by` names a parquet-mr before 1.2.9, whose column chunk sizes leave out the
 /// dictionary page header (PARQUET-816, IMPALA-694); no version counts as old, as Arrow C++ counts it.
-fn parquet_816(created_by: Option<&str>) -> bool {
+pub(crate) fn parquet_816(created_by: Option<&str>) -> bool {
     let Some(rest) = created_by.and_then(|c| c.strip_prefix("parquet-mr")) else {
         return false;
     };

@@ -166,13 +166,7 @@ impl PageWriter {
             dictionary_page_header: None,
             data_page_header_v2: None,
         };
-        Ok(emit(
-            &mut self.header,
-            &header,
-            &[stored],
-            body.len(),
-            out,
-        ))
+        Ok(emit(&mut self.header, &header, &[stored], body.len(), out))
     }
 
     /// Appends a data page v2 to `out`.

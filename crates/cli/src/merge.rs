@@ -1,0 +1,227 @@
+//! `quiver merge OUT IN... | DIR`: Parquet files merged into one by copying their column
+//! chunks (quiver-parquet's `file::merge`), without decoding values; the report says what was
+//! copied and what was rewritten.
+
+use crate::args::{MergeArgs, RowGroupSize};
+use crate::numbers::{count, group};
+use crate::output::Output;
+use anyhow::{Context, Result};
+use bytes::Bytes;
+use quiver_arrow::parallel::ThreadPool;
+use quiver_parquet::file::merge::{
+    FileSink, MergeInput, MergeOptions, MergeReport, RowGroupTarget, merge,
+};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Whether a directory entry is one a writer leaves beside its data (`_SUCCESS`, `.crc`,
+/// temporary files), which merging and compaction pass over.
+pub fn is_hidden(name: &str) -> bool {
+    name.starts_with('.') || name.starts_with('_')
+}
+
+/// The input files: files as given, directories as the files in them (not below), in name
+/// order, leaving out hidden files and `exclude` (the output).
+pub fn list_inputs(paths: &[PathBuf], exclude: &Path) -> Result<Vec<PathBuf>> {
+    let excluded = std::fs::canonicalize(exclude).ok();
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(p).with_context(|| p.display().to_string())? {
+            let e = e.with_context(|| p.display().to_string())?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            if is_hidden(&name) || !e.file_type()?.is_file() {
+                continue;
+            }
+            let path = e.path();
+            if excluded.is_some() && std::fs::canonicalize(&path).ok() == excluded {
+                continue;
+            }
+            files.push(path);
+        }
+        files.sort();
+        out.extend(files);
+    }
+    Ok(out)
+}
+
+/// The merge options `a` asks for.
+pub fn options(a: &MergeArgs) -> Result<MergeOptions> {
+    let coalesce = if a.verbatim {
+        None
+    } else {
+        Some(match a.row_group_size {
+            Some(RowGroupSize::Rows(n)) => RowGroupTarget {
+                rows: n as u64,
+                bytes: u64::MAX,
+            },
+            Some(RowGroupSize::Bytes(n)) => RowGroupTarget {
+                rows: u64::MAX,
+                bytes: n as u64,
+            },
+            None => RowGroupTarget::default(),
+        })
+    };
+    let mut o = MergeOptions {
+        coalesce,
+        ..MergeOptions::default()
+    };
+    if let Some(limit) = a.dictionary_limit {
+        o.dictionary_limit = limit;
+    }
+    o.verify_crc = a.verify;
+    if let Some(n) = a.threads {
+        if n == 0 {
+            crate::usage!("--threads 0: at least one thread is needed");
+        }
+        o.threads = ThreadPool::new(n)?;
+    }
+    Ok(o)
+}
+
+/// Opens every input (memory-mapped).
+pub fn open_inputs(paths: &[PathBuf]) -> Result<Vec<(String, File, Bytes)>> {
+    paths
+        .iter()
+        .map(|p| {
+            let label = crate::source::label_of(p);
+            let (f, b) = crate::source::open_mapped(p).with_context(|| label.clone())?;
+            Ok((label, f, b))
+        })
+        .collect()
+}
+
+/// Merges the opened `inputs` into `output` (atomically) with `opts`.
+pub fn merge_into(
+    inputs: &[(String, File, Bytes)],
+    output: &Path,
+    opts: &MergeOptions,
+) -> Result<MergeReport> {
+    let list: Vec<MergeInput<'_>> = inputs
+        .iter()
+        .map(|(name, f, b)| MergeInput {
+            name,
+            bytes: b,
+            file: Some(f),
+        })
+        .collect();
+    let out = Output::create(output)?;
+    let mut sink = FileSink::new(out.file()?);
+    let report = merge(&list, &mut sink, opts).with_context(|| out.label().to_string())?;
+    sink.into_file()?;
+    out.commit()?;
+    Ok(report)
+}
+
+/// Runs `quiver merge`.
+pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
+    let start = Instant::now();
+    let paths = list_inputs(&a.inputs, &a.output)?;
+    if paths.is_empty() {
+        crate::usage!(
+            "no input files (directories are read for their files, hidden ones left out)"
+        );
+    }
+    let opts = options(a)?;
+    let inputs = open_inputs(&paths)?;
+    let report = merge_into(&inputs, &a.output, &opts)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let label = crate::source::label_of(&a.output);
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", report_json(&report, &label, seconds))?;
+    } else if !quiet {
+        write_report(&mut std::io::stderr().lock(), &report, &label, seconds)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report as text, a few lines.
+pub fn write_report(w: &mut impl Write, r: &MergeReport, output: &str, seconds: f64) -> Result<()> {
+    let in_rows: u64 = r.inputs.iter().map(|i| i.rows).sum();
+    let in_groups: usize = r.inputs.iter().map(|i| i.row_groups).sum();
+    let in_bytes: u64 = r.inputs.iter().map(|i| i.bytes).sum();
+    writeln!(
+        w,
+        "merged {} ({}, {}, {} bytes) into {output}: {}, {} bytes in {seconds:.2} s",
+        count(r.inputs.len() as u64, "file", "files"),
+        count(in_rows, "row", "rows"),
+        count(in_groups as u64, "row group", "row groups"),
+        group(in_bytes),
+        count(r.row_groups as u64, "row group", "row groups"),
+        group(r.bytes),
+    )?;
+    let p = &r.pages;
+    writeln!(
+        w,
+        "  column chunks: {} written, {} copied as stored; {} bytes copied",
+        group(r.chunks),
+        group(r.chunks_verbatim),
+        group(r.bytes_copied)
+    )?;
+    writeln!(
+        w,
+        "  pages: {} copied, {} indices remapped ({} dictionaries merged), {} re-encoded PLAIN \
+         (dictionary past the limit), {} re-compressed, {} of nulls (missing columns)",
+        group(p.copied),
+        group(p.remapped),
+        group(p.dictionaries_merged),
+        group(p.reencoded),
+        group(p.recompressed),
+        group(p.nulls)
+    )?;
+    if !r.appended_fields.is_empty() {
+        writeln!(
+            w,
+            "  fields missing from earlier inputs (null there): {}",
+            r.appended_fields.join(", ")
+        )?;
+    }
+    for c in &r.conflicts {
+        writeln!(
+            w,
+            "  key-value metadata {:?} differs in {} (the first value was kept)",
+            c.key, c.input
+        )?;
+    }
+    for n in &r.notes {
+        writeln!(w, "  note: {n}")?;
+    }
+    Ok(())
+}
+
+/// The report as one JSON object.
+pub fn report_json(r: &MergeReport, output: &str, seconds: f64) -> serde_json::Value {
+    let p = &r.pages;
+    serde_json::json!({
+        "output": output,
+        "seconds": seconds,
+        "rows": r.rows,
+        "row_groups": r.row_groups,
+        "bytes": r.bytes,
+        "inputs": r.inputs.iter().map(|i| serde_json::json!({
+            "name": i.name, "rows": i.rows, "row_groups": i.row_groups, "bytes": i.bytes,
+        })).collect::<Vec<_>>(),
+        "column_chunks": r.chunks,
+        "column_chunks_verbatim": r.chunks_verbatim,
+        "bytes_copied": r.bytes_copied,
+        "pages": {
+            "copied": p.copied,
+            "remapped": p.remapped,
+            "reencoded": p.reencoded,
+            "recompressed": p.recompressed,
+            "nulls": p.nulls,
+            "dictionaries_merged": p.dictionaries_merged,
+        },
+        "appended_fields": r.appended_fields,
+        "conflicts": r.conflicts.iter().map(|c| serde_json::json!({"key": c.key, "input": c.input})).collect::<Vec<_>>(),
+        "notes": r.notes,
+    })
+}

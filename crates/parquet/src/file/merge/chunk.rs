@@ -1,0 +1,582 @@
+//! One output column chunk from its pieces (the same column of one or more input row groups,
+//! in order): the pages of every piece, copied as they are stored wherever possible.
+//!
+//! A page is copied byte for byte unless its bytes must change: it is re-compressed when its
+//! input used another codec than the chunk's (the first piece's), its dictionary indices are
+//! mapped when its dictionary was merged into another ([`super::dict`]), and it is written
+//! PLAIN when the merged dictionary would pass the limit. Consecutive copied pages are one
+//! range of the input. An input that lacks the column gets one page of nulls for its rows.
+
+use super::dict::{Mapping, MergedDictionary, entries};
+use super::meta::{MetaAcc, PieceMeta};
+use super::pages::{MaxLevels, Rewriter, Values, is_dictionary_encoded};
+use super::{Cx, PageCounts};
+use crate::bloom::Sbbf;
+use crate::codec::Codec;
+use crate::format::{
+    ColumnChunk, ColumnIndex, ColumnMetaData, Encoding, OffsetIndex, PageEncodingStats, PageType,
+};
+use crate::metadata::chunk_byte_range;
+use crate::page::{PageContext, PageReader, StoredPage, check_crc, codec};
+use quiver_arrow::{Error, Result};
+
+/// The most bytes old parquet-mr left out of a chunk's size (PARQUET-816): its dictionary
+/// page header.
+const MAX_DICTIONARY_HEADER: u64 = 100;
+
+/// One input row group's part of an output chunk.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Piece {
+    /// The input.
+    pub input: usize,
+    /// Its row group.
+    pub row_group: usize,
+    /// The row group's rows.
+    pub rows: u64,
+    /// The input's leaf for the column (`None`: the input lacks it).
+    pub leaf: Option<usize>,
+}
+
+/// A part of an output chunk's bytes.
+#[derive(Debug)]
+pub(super) enum Part {
+    /// Bytes `start..start + len` of an input, copied.
+    Copy {
+        /// The input.
+        input: usize,
+        /// Where in it.
+        start: u64,
+        /// How many bytes.
+        len: u64,
+    },
+    /// Bytes written anew.
+    Bytes(Vec<u8>),
+}
+
+impl Part {
+    fn len(&self) -> u64 {
+        match self {
+            Part::Copy { len, .. } => *len,
+            Part::Bytes(b) => b.len() as u64,
+        }
+    }
+}
+
+/// A data page of an output chunk.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct OutPage {
+    /// Where it starts, from the chunk's start.
+    pub offset: u64,
+    /// Its bytes, header included.
+    pub len: u64,
+    /// Its first row in the row group, when known.
+    pub first_row: Option<i64>,
+    /// Its byte-array values' unencoded bytes (from the input's offset index), when known.
+    pub unencoded: Option<i64>,
+}
+
+/// An output column chunk, ready to be placed.
+#[derive(Debug)]
+pub(super) struct ChunkOut<'a> {
+    /// Its bytes, in order.
+    pub parts: Vec<Part>,
+    /// Whether it starts with a dictionary page.
+    pub dictionary: bool,
+    /// Its codec.
+    pub codec: Codec,
+    /// Level entries of its data pages.
+    pub num_values: i64,
+    /// Its pages' bytes once decompressed, headers included.
+    pub total_uncompressed: i64,
+    /// Its data pages.
+    pub pages: Vec<OutPage>,
+    /// Pages by type and encoding.
+    pub encoding_stats: Vec<PageEncodingStats>,
+    /// The merged metadata.
+    pub acc: MetaAcc<'a>,
+    /// The first piece's geospatial statistics, when it is the only piece.
+    pub geo: Option<crate::format::GeospatialStatistics>,
+    /// What was done to its pages.
+    pub counts: PageCounts,
+    /// Every piece had an offset index (the chunk gets one).
+    pub offset_index: bool,
+}
+
+impl ChunkOut<'_> {
+    /// Its bytes in the file.
+    pub(super) fn len(&self) -> u64 {
+        self.parts.iter().map(Part::len).sum()
+    }
+}
+
+/// A column chunk of an input, its pages read.
+struct InChunk<'a> {
+    chunk: ColumnChunk<'a>,
+    meta: ColumnMetaData<'a>,
+    /// The file offset of its first page.
+    start: u64,
+    /// Its bytes, to the end of its last page.
+    bytes: &'a [u8],
+    pages: Vec<StoredPage<'a>>,
+    codec: Codec,
+}
+
+/// Where `page` ends in `chunk`.
+fn page_end(chunk: &[u8], page: &StoredPage<'_>) -> usize {
+    page.data.as_ptr() as usize - chunk.as_ptr() as usize + page.data.len()
+}
+
+/// Bytes `offset..offset + len` of an input (`len` `None`: to the end of its data), checked.
+fn input_range<'a>(
+    cx: &Cx<'_, 'a>,
+    input: usize,
+    offset: i64,
+    len: Option<i32>,
+) -> Result<&'a [u8]> {
+    let i = &cx.inputs[input];
+    let data = i.meta.data_range();
+    let start = u64::try_from(offset)
+        .ok()
+        .filter(|&s| s >= data.start && s <= data.end);
+    let end = match len {
+        Some(l) => start.and_then(|s| s.checked_add(u64::try_from(l).ok()?)),
+        None => Some(data.end),
+    };
+    match (start, end) {
+        (Some(s), Some(e)) if e <= data.end && s <= e => Ok(&i.bytes[s as usize..e as usize]),
+        _ => Err(Error::oos(format!(
+            "bytes at {offset} of {len:?} are outside the file's data {data:?}"
+        ))),
+    }
+}
+
+fn open<'a>(cx: &Cx<'_, 'a>, p: &Piece, leaf: usize, out_leaf: usize) -> Result<InChunk<'a>> {
+    let input = &cx.inputs[p.input];
+    let chunk = input.meta.column_chunk(p.row_group, leaf)?.into_owned();
+    let meta = chunk
+        .meta_data
+        .clone()
+        .ok_or_else(|| Error::oos("the column chunk has no meta_data"))?;
+    let data = input.meta.data_range();
+    let mut range = chunk_byte_range(&chunk, &data)?;
+    if input.short_dictionary_sizes {
+        range.end = (range.end + MAX_DICTIONARY_HEADER).min(data.end);
+    }
+    let bytes = &input.bytes[range.start as usize..range.end as usize];
+    let mut reader = PageReader::new(bytes, meta.num_values, meta.total_uncompressed_size);
+    let (max_def, max_rep) = cx.schema.levels[out_leaf];
+    let pcx = PageContext {
+        codec: codec(meta.codec)?,
+        max_def,
+        max_rep,
+        verify_crc: true,
+    };
+    let mut pages = Vec::new();
+    let mut values = 0i64;
+    while let Some(page) = reader.next_page()? {
+        if cx.opts.verify_crc {
+            check_crc(&page, &pcx).map_err(|e| e.context(format!("page {}", pages.len())))?;
+        }
+        values += match (
+            &page.header.data_page_header,
+            &page.header.data_page_header_v2,
+        ) {
+            (Some(d), _) if page.header.type_ == PageType::DATA_PAGE => i64::from(d.num_values),
+            (_, Some(d)) if page.header.type_ == PageType::DATA_PAGE_V2 => i64::from(d.num_values),
+            _ => 0,
+        };
+        pages.push(page);
+    }
+    if values != meta.num_values {
+        return Err(Error::oos(format!(
+            "the column chunk's pages hold {values} values, its metadata says {}",
+            meta.num_values
+        )));
+    }
+    let end = pages.last().map_or(0, |page| page_end(bytes, page));
+    Ok(InChunk {
+        chunk,
+        meta,
+        start: range.start,
+        bytes: &bytes[..end],
+        pages,
+        codec: pcx.codec,
+    })
+}
+
+/// A piece's dictionary page values, its entries and how its indices map.
+type PieceDictionary = (Vec<u8>, Vec<(usize, usize)>, Mapping);
+
+/// Builds one output chunk.
+struct Builder<'c, 'a> {
+    cx: &'c Cx<'c, 'a>,
+    max: MaxLevels,
+    type_length: usize,
+    codec: Codec,
+    rewriter: Rewriter,
+    dict: MergedDictionary,
+    /// The first dictionary page, while the merged dictionary is still its (input, start,
+    /// length, codec).
+    first_dictionary: Option<(usize, u64, u64, Codec)>,
+    parts: Vec<Part>,
+    /// Bytes of the parts so far.
+    pos: u64,
+    pages: Vec<OutPage>,
+    encoding_stats: Vec<PageEncodingStats>,
+    num_values: i64,
+    uncompressed: i64,
+    acc: MetaAcc<'a>,
+    counts: PageCounts,
+    offset_index: bool,
+    rows_before: i64,
+}
+
+impl<'c, 'a> Builder<'c, 'a> {
+    fn stat(&mut self, page_type: PageType, encoding: Encoding) {
+        match self
+            .encoding_stats
+            .iter_mut()
+            .find(|s| s.page_type == page_type && s.encoding == encoding)
+        {
+            Some(s) => s.count += 1,
+            None => self.encoding_stats.push(PageEncodingStats {
+                page_type,
+                encoding,
+                count: 1,
+            }),
+        }
+    }
+
+    fn push_copy(&mut self, input: usize, start: u64, len: u64) {
+        if let Some(Part::Copy {
+            input: i,
+            start: s,
+            len: l,
+        }) = self.parts.last_mut()
+            && *i == input
+            && *s + *l == start
+        {
+            *l += len;
+        } else {
+            self.parts.push(Part::Copy { input, start, len });
+        }
+        self.pos += len;
+    }
+
+    fn push_bytes(&mut self, bytes: Vec<u8>) {
+        self.pos += bytes.len() as u64;
+        self.parts.push(Part::Bytes(bytes));
+    }
+
+    /// Takes a piece's pages in.
+    fn piece(&mut self, p: &Piece, c: &InChunk<'a>) -> Result<()> {
+        let mut data_pages = &c.pages[..];
+        let mut dictionary: Option<PieceDictionary> = None;
+        if let Some(first) = c.pages.first()
+            && first.header.type_ == PageType::DICTIONARY_PAGE
+        {
+            data_pages = &c.pages[1..];
+            let n = first
+                .header
+                .dictionary_page_header
+                .as_ref()
+                .map_or(0, |d| d.num_values.max(0) as usize);
+            let values = self.rewriter.dictionary_values(first, c.codec)?.to_vec();
+            let e = entries(&values, n, c.meta.type_, self.type_length)
+                .map_err(|e| e.context("dictionary page"))?;
+            let was_empty = self.dict.is_empty();
+            let mapping = self.dict.add(&values, &e, self.cx.opts.dictionary_limit);
+            if was_empty {
+                let len = page_end(c.bytes, first) - first.offset;
+                self.first_dictionary =
+                    Some((p.input, c.start + first.offset as u64, len as u64, c.codec));
+            } else {
+                self.counts.dictionaries_merged += 1;
+            }
+            dictionary = Some((values, e, mapping));
+        }
+        let index = load_index(self.cx, p, c, data_pages.len())?;
+        let mut values_before = 0i64;
+        for (k, page) in data_pages.iter().enumerate() {
+            let h = &page.header;
+            let (n, rows, encoding) = match (&h.data_page_header, &h.data_page_header_v2) {
+                (Some(d), _) if h.type_ == PageType::DATA_PAGE => (d.num_values, None, d.encoding),
+                (_, Some(d)) if h.type_ == PageType::DATA_PAGE_V2 => {
+                    (d.num_values, Some(d.num_rows), d.encoding)
+                }
+                _ => {
+                    return Err(Error::oos(format!(
+                        "page {k}: a {} page among the data pages",
+                        h.type_.name()
+                    )));
+                }
+            };
+            let change = match (&dictionary, is_dictionary_encoded(page)) {
+                (_, false) | (Some((_, _, Mapping::Same)), true) => Values::Same,
+                (Some((_, _, Mapping::Table(t))), true) => {
+                    Values::Remap(t, self.dict.index_width())
+                }
+                (Some((v, e, Mapping::Plain)), true) => Values::Plain(v, e),
+                (None, true) => {
+                    return Err(Error::oos(format!(
+                        "page {k} is dictionary-encoded, but the chunk has no dictionary page"
+                    )));
+                }
+            };
+            let first_row = match &index.offsets {
+                Some(o) => Some(self.rows_before + o.page_locations[k].first_row_index),
+                None if self.max.rep == 0 => Some(self.rows_before + values_before),
+                None => None,
+            };
+            let unencoded = index
+                .offsets
+                .as_ref()
+                .and_then(|o| o.unencoded_byte_array_data_bytes.as_ref())
+                .and_then(|u| u.get(k).copied());
+            let offset = self.pos;
+            let new_encoding = self.page(p, c, page, change)?;
+            self.pages.push(OutPage {
+                offset,
+                len: self.pos - offset,
+                first_row,
+                unencoded,
+            });
+            self.stat(h.type_, new_encoding.unwrap_or(encoding));
+            if let Some(e) = new_encoding {
+                self.acc.encoding(e);
+            }
+            self.num_values += i64::from(n);
+            values_before += i64::from(rows.unwrap_or(n));
+        }
+        self.offset_index &= index.offsets.is_some();
+        let order = self.cx.inputs[p.input]
+            .meta
+            .file()
+            .column_orders
+            .as_ref()
+            .and_then(|o| p.leaf.and_then(|l| o.get(l).copied()));
+        self.acc.piece(PieceMeta {
+            meta: &c.meta,
+            column_order: order,
+            index: index.column,
+            bloom: load_bloom(self.cx, p.input, &c.meta)?,
+        });
+        self.rows_before += p.rows as i64;
+        Ok(())
+    }
+
+    /// Writes one data page, copied or rewritten; returns its new encoding if it changed.
+    fn page(
+        &mut self,
+        p: &Piece,
+        c: &InChunk<'a>,
+        page: &StoredPage<'a>,
+        change: Values<'_>,
+    ) -> Result<Option<Encoding>> {
+        let stored = (page_end(c.bytes, page) - page.offset) as u64;
+        let header_len = stored - page.data.len() as u64;
+        if matches!(change, Values::Same) && c.codec == self.codec {
+            self.push_copy(p.input, c.start + page.offset as u64, stored);
+            self.uncompressed += header_len as i64 + i64::from(page.header.uncompressed_page_size);
+            self.counts.copied += 1;
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(page.data.len() + 64);
+        let w = self
+            .rewriter
+            .data_page(page, c.codec, self.max, change, &mut out)?;
+        self.uncompressed += (w.header_len + w.uncompressed_len) as i64;
+        self.push_bytes(out);
+        Ok(match change {
+            Values::Same => {
+                self.counts.recompressed += 1;
+                None
+            }
+            Values::Remap(..) => {
+                self.counts.remapped += 1;
+                None
+            }
+            Values::Plain(..) => {
+                self.counts.reencoded += 1;
+                Some(Encoding::PLAIN)
+            }
+        })
+    }
+
+    /// A page of nulls for the rows of an input that lacks the column.
+    fn nulls(&mut self, rows: u64) -> Result<()> {
+        let rows_usize =
+            usize::try_from(rows).map_err(|_| Error::invalid(format!("{rows} rows")))?;
+        let mut out = Vec::new();
+        let w = self.rewriter.nulls(rows_usize, self.max, &mut out)?;
+        let offset = self.pos;
+        self.uncompressed += (w.header_len + w.uncompressed_len) as i64;
+        self.push_bytes(out);
+        self.pages.push(OutPage {
+            offset,
+            len: self.pos - offset,
+            first_row: Some(self.rows_before),
+            unencoded: Some(0),
+        });
+        self.stat(PageType::DATA_PAGE, Encoding::PLAIN);
+        self.num_values += rows as i64;
+        self.acc.nulls(rows as i64);
+        self.counts.nulls += 1;
+        self.rows_before += rows as i64;
+        Ok(())
+    }
+
+    /// The chunk: the dictionary page (the first piece's as stored when the merged dictionary
+    /// is still its, else written anew) placed before the data pages.
+    fn finish(mut self, geo: Option<crate::format::GeospatialStatistics>) -> Result<ChunkOut<'a>> {
+        let mut dictionary = false;
+        if !self.dict.is_empty() {
+            dictionary = true;
+            let (part, uncompressed) = match self.first_dictionary {
+                Some((input, start, len, codec))
+                    if self.dict.is_first_pieces() && codec == self.codec =>
+                {
+                    let page = &self.cx.inputs[input].bytes[start as usize..(start + len) as usize];
+                    let (h, header_len) = crate::format::PageHeader::decode(page)?;
+                    let u = header_len as i64 + i64::from(h.uncompressed_page_size);
+                    (Part::Copy { input, start, len }, u)
+                }
+                _ => {
+                    let mut out = Vec::new();
+                    let w =
+                        self.rewriter
+                            .dictionary(self.dict.len(), self.dict.page(), &mut out)?;
+                    (
+                        (Part::Bytes(out)),
+                        (w.header_len + w.uncompressed_len) as i64,
+                    )
+                }
+            };
+            let shift = part.len();
+            for page in &mut self.pages {
+                page.offset += shift;
+            }
+            self.uncompressed += uncompressed;
+            self.stat(PageType::DICTIONARY_PAGE, Encoding::PLAIN);
+            self.encoding_stats.rotate_right(1);
+            let mut parts = vec![part];
+            parts.append(&mut self.parts);
+            // Join the dictionary with the data pages after it when they were one range.
+            self.parts = Vec::with_capacity(parts.len());
+            self.pos = 0;
+            for part in parts {
+                match part {
+                    Part::Copy { input, start, len } => self.push_copy(input, start, len),
+                    bytes => self.parts.push(bytes),
+                }
+            }
+        }
+        Ok(ChunkOut {
+            parts: self.parts,
+            dictionary,
+            codec: self.codec,
+            num_values: self.num_values,
+            total_uncompressed: self.uncompressed,
+            pages: self.pages,
+            encoding_stats: self.encoding_stats,
+            acc: self.acc,
+            geo,
+            counts: self.counts,
+            offset_index: self.offset_index,
+        })
+    }
+}
+
+/// A piece's page index, when it has one whose entries match its `pages` data pages.
+struct PieceIndex<'a> {
+    offsets: Option<OffsetIndex>,
+    column: Option<ColumnIndex<'a>>,
+}
+
+fn load_index<'a>(
+    cx: &Cx<'_, 'a>,
+    p: &Piece,
+    c: &InChunk<'a>,
+    pages: usize,
+) -> Result<PieceIndex<'a>> {
+    let ch = &c.chunk;
+    let offsets = match (ch.offset_index_offset, ch.offset_index_length) {
+        (Some(o), Some(l)) => {
+            let bytes = input_range(cx, p.input, o, Some(l))?;
+            let oi = OffsetIndex::decode(bytes).map_err(|e| e.context("offset index"))?;
+            (oi.page_locations.len() == pages).then_some(oi)
+        }
+        _ => None,
+    };
+    let column = match (ch.column_index_offset, ch.column_index_length) {
+        (Some(o), Some(l)) => {
+            let bytes = input_range(cx, p.input, o, Some(l))?;
+            let ci = ColumnIndex::decode(bytes).map_err(|e| e.context("column index"))?;
+            (ci.null_pages.len() == pages).then_some(ci)
+        }
+        _ => None,
+    };
+    Ok(PieceIndex { offsets, column })
+}
+
+fn load_bloom(cx: &Cx<'_, '_>, input: usize, meta: &ColumnMetaData<'_>) -> Result<Option<Sbbf>> {
+    let Some(offset) = meta.bloom_filter_offset else {
+        return Ok(None);
+    };
+    let bytes = input_range(cx, input, offset, meta.bloom_filter_length)?;
+    let (bloom, _) = Sbbf::read(bytes).map_err(|e| e.context("Bloom filter"))?;
+    Ok(Some(bloom))
+}
+
+/// Builds output chunk `leaf` from `pieces`.
+pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Result<ChunkOut<'a>> {
+    let mut chunks = Vec::with_capacity(pieces.len());
+    for p in pieces {
+        let c = match p.leaf {
+            Some(l) => Some(open(cx, p, l, leaf).map_err(|e| cx.at(p, leaf, e))?),
+            None => None,
+        };
+        chunks.push(c);
+    }
+    let codec = chunks
+        .iter()
+        .flatten()
+        .next()
+        .map_or(Codec::Uncompressed, |c| c.codec);
+    let (max_def, max_rep) = cx.schema.levels[leaf];
+    let order = cx.schema.orders[leaf];
+    let physical = cx.schema.physical[leaf];
+    let mut b = Builder {
+        cx,
+        max: MaxLevels {
+            def: max_def,
+            rep: max_rep,
+        },
+        type_length: cx.schema.type_lengths[leaf],
+        codec,
+        rewriter: Rewriter::new(codec)?,
+        dict: MergedDictionary::default(),
+        first_dictionary: None,
+        parts: Vec::new(),
+        pos: 0,
+        pages: Vec::new(),
+        encoding_stats: Vec::new(),
+        num_values: 0,
+        uncompressed: 0,
+        acc: MetaAcc::new(order, physical, (max_def, max_rep)),
+        counts: PageCounts::default(),
+        offset_index: true,
+        rows_before: 0,
+    };
+    for (p, c) in pieces.iter().zip(&chunks) {
+        match c {
+            Some(c) => b.piece(p, c).map_err(|e| cx.at(p, leaf, e))?,
+            None => b.nulls(p.rows)?,
+        }
+    }
+    let geo = match (pieces, chunks.first()) {
+        ([_], Some(Some(c))) => c.meta.geospatial_statistics.as_deref().cloned(),
+        _ => None,
+    };
+    b.finish(geo)
+}

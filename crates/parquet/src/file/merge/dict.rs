@@ -1,0 +1,148 @@
+//! The dictionary of a coalesced column chunk: the dictionaries of its pieces merged, each
+//! piece's indices mapped onto it.
+//!
+//! A chunk holds one dictionary page, so pieces with dictionaries of their own get one merged
+//! dictionary: the first piece's values in their order, then each later piece's values not yet
+//! in it. A piece whose dictionary is a prefix of the merged one keeps its indices (its pages
+//! are copied as they are); any other piece gets a table from its indices to the merged ones,
+//! and its dictionary-encoded pages are rewritten through it. When a piece's new values would
+//! take the dictionary past the limit, they are taken back out and that piece (and every later
+//! one) falls back: its dictionary-encoded pages are rewritten as PLAIN.
+//!
+//! Values are compared as their PLAIN encoding (a byte array with its length prefix), so two
+//! floats are the same entry only when their bits are (as writers build dictionaries).
+
+use crate::encoding::interner::BytesInterner;
+use crate::format::Type;
+use quiver_arrow::{Error, Result};
+
+/// The entries of a PLAIN-encoded dictionary page: each entry's byte range in the page.
+pub(super) fn entries(
+    values: &[u8],
+    num_values: usize,
+    physical: Type,
+    type_length: usize,
+) -> Result<Vec<(usize, usize)>> {
+    let width = match physical {
+        Type::INT32 | Type::FLOAT => Some(4),
+        Type::INT64 | Type::DOUBLE => Some(8),
+        Type::INT96 => Some(12),
+        Type::FIXED_LEN_BYTE_ARRAY => Some(type_length),
+        Type::BYTE_ARRAY => None,
+        _ => {
+            return Err(Error::not_supported(format!(
+                "merging dictionaries of {} values",
+                physical.name()
+            )));
+        }
+    };
+    let mut out = Vec::with_capacity(num_values.min(values.len()));
+    match width {
+        Some(w) => {
+            let need = num_values.checked_mul(w).filter(|&n| n <= values.len());
+            if need.is_none() {
+                return Err(Error::oos(format!(
+                    "a dictionary page of {num_values} values of {w} bytes holds {} bytes",
+                    values.len()
+                )));
+            }
+            out.extend((0..num_values).map(|i| (i * w, i * w + w)));
+        }
+        None => {
+            let mut at = 0;
+            for i in 0..num_values {
+                let len = values
+                    .get(at..at + 4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+                let end = len
+                    .and_then(|l| (at + 4).checked_add(l))
+                    .filter(|&e| e <= values.len());
+                let Some(end) = end else {
+                    return Err(Error::oos(format!(
+                        "dictionary value {i} of {num_values} runs past the page's {} bytes",
+                        values.len()
+                    )));
+                };
+                out.push((at, end));
+                at = end;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a piece's indices become.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Mapping {
+    /// The same (the piece's dictionary is a prefix of the merged one).
+    Same,
+    /// Index `i` becomes `table[i]`.
+    Table(Vec<u32>),
+    /// The dictionary would grow past the limit: the piece's values are written PLAIN.
+    Plain,
+}
+
+/// The merged dictionary of a chunk.
+#[derive(Debug, Default)]
+pub(super) struct MergedDictionary {
+    values: BytesInterner,
+    /// The merged dictionary is the first piece's, unchanged.
+    grown: bool,
+    /// A piece fell back: every later one does too.
+    fallen_back: bool,
+}
+
+impl MergedDictionary {
+    /// Takes a piece's dictionary (`page`, split into `entries`) in, within `limit` bytes.
+    pub(super) fn add(&mut self, page: &[u8], entries: &[(usize, usize)], limit: usize) -> Mapping {
+        if self.fallen_back {
+            return Mapping::Plain;
+        }
+        let first = self.values.is_empty();
+        let before = self.values.len();
+        let mut table = Vec::with_capacity(entries.len());
+        let mut same = true;
+        for (i, &(s, e)) in entries.iter().enumerate() {
+            let k = self.values.intern(&page[s..e]);
+            same &= k as usize == i;
+            table.push(k);
+        }
+        if !first && self.values.data_len() > limit {
+            self.values.truncate(before);
+            self.fallen_back = true;
+            return Mapping::Plain;
+        }
+        self.grown |= !first && self.values.len() > before;
+        if same {
+            Mapping::Same
+        } else {
+            Mapping::Table(table)
+        }
+    }
+
+    /// Whether any piece had a dictionary.
+    pub(super) fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Whether the dictionary is the first piece's as it was.
+    pub(super) fn is_first_pieces(&self) -> bool {
+        !self.grown
+    }
+
+    /// The number of entries.
+    pub(super) fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The dictionary page's values (PLAIN).
+    pub(super) fn page(&self) -> &[u8] {
+        self.values.data()
+    }
+
+    /// The bit width of indices into the dictionary (at least 1).
+    pub(super) fn index_width(&self) -> u32 {
+        let max = self.values.len().saturating_sub(1) as u32;
+        (32 - max.leading_zeros()).max(1)
+    }
+}

@@ -1,0 +1,331 @@
+//! The metadata of a merged column chunk, from its pieces': statistics (min of the minima,
+//! max of the maxima by the column's sort order, null and NaN counts summed, exactness kept),
+//! size statistics (summed), the column index (the pieces' page entries in order, the
+//! boundary order found again), Bloom filters (their union) and the encodings used.
+//!
+//! Each is written only when every piece has it (a piece of nulls written for an input that
+//! lacks the column has all of them, trivially); otherwise the merged chunk goes without, as
+//! a writer that did not compute it would. Statistics in the deprecated `min`/`max` fields
+//! (signed byte order for byte arrays in old writers) are kept only where that order is the
+//! column's (signed integers): readers decide whether to trust them by `created_by`, which
+//! the merged file changes.
+
+use crate::arrow::physical::SortOrder;
+use crate::arrow::write_stats::{boundary_order_of, compare};
+use crate::bloom::Sbbf;
+use crate::format::{
+    ColumnIndex, ColumnMetaData, ColumnOrder, Encoding, KeyValue, SizeStatistics, Statistics, Type,
+};
+use std::cmp::Ordering;
+
+/// A bound and whether it is exact (`None`: not said).
+type Bound<'a> = (&'a [u8], Option<bool>);
+
+/// The merged metadata of one output column chunk, fed piece by piece.
+#[derive(Debug)]
+pub(super) struct MetaAcc<'a> {
+    order: SortOrder,
+    physical: Type,
+    levels: (i16, i16),
+    pieces: usize,
+    /// The one piece's statistics, when there is one piece.
+    single: Option<Statistics<'a>>,
+    stats: bool,
+    bounds_known: bool,
+    null_count: Option<i64>,
+    nan_count: Option<i64>,
+    min: Option<Bound<'a>>,
+    max: Option<Bound<'a>>,
+    size: Option<SizeStatistics>,
+    index: Option<ColumnIndex<'a>>,
+    blooms: Option<Vec<Sbbf>>,
+    /// The encodings the chunk's pages use (in the order first seen).
+    pub encodings: Vec<Encoding>,
+    /// The first piece's column key-value metadata.
+    pub key_value_metadata: Option<Vec<KeyValue<'a>>>,
+}
+
+/// What one piece brings.
+#[derive(Debug)]
+pub(super) struct PieceMeta<'a, 'm> {
+    /// Its column metadata.
+    pub meta: &'m ColumnMetaData<'a>,
+    /// Its column order, when its file says.
+    pub column_order: Option<ColumnOrder>,
+    /// Its column index, when it has one that matches its pages.
+    pub index: Option<ColumnIndex<'a>>,
+    /// Its Bloom filter, when it has one.
+    pub bloom: Option<Sbbf>,
+}
+
+fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    a.zip(b).and_then(|(a, b)| a.checked_add(b))
+}
+
+fn add_lists(a: &mut Option<Vec<i64>>, b: Option<&Vec<i64>>) {
+    match (a.as_mut(), b) {
+        (Some(x), Some(y)) if x.len() == y.len() => {
+            for (x, y) in x.iter_mut().zip(y) {
+                *x = x.saturating_add(*y);
+            }
+        }
+        _ => *a = None,
+    }
+}
+
+impl<'a> MetaAcc<'a> {
+    /// An empty accumulator for a leaf of `physical` type, `order` and maximum levels (def,
+    /// rep), whose output column order is `column_order`.
+    pub(super) fn new(order: SortOrder, physical: Type, levels: (i16, i16)) -> Self {
+        MetaAcc {
+            order,
+            physical,
+            levels,
+            pieces: 0,
+            single: None,
+            stats: true,
+            bounds_known: true,
+            null_count: Some(0),
+            nan_count: Some(0),
+            min: None,
+            max: None,
+            size: Some(SizeStatistics {
+                unencoded_byte_array_data_bytes: Some(0),
+                repetition_level_histogram: Some(vec![0; levels.1 as usize + 1]),
+                definition_level_histogram: Some(vec![0; levels.0 as usize + 1]),
+            }),
+            index: Some(ColumnIndex {
+                null_pages: Vec::new(),
+                min_values: Vec::new(),
+                max_values: Vec::new(),
+                boundary_order: crate::format::BoundaryOrder::UNORDERED,
+                null_counts: Some(Vec::new()),
+                repetition_level_histograms: Some(Vec::new()),
+                definition_level_histograms: Some(Vec::new()),
+                nan_counts: Some(Vec::new()),
+            }),
+            blooms: Some(Vec::new()),
+            encodings: Vec::new(),
+            key_value_metadata: None,
+        }
+    }
+
+    /// Records that the chunk uses `e`.
+    pub(super) fn encoding(&mut self, e: Encoding) {
+        if !self.encodings.contains(&e) {
+            self.encodings.push(e);
+        }
+    }
+
+    fn take_bound(&mut self, min: Bound<'a>, max: Bound<'a>) {
+        let (order, physical) = (self.order, self.physical);
+        let pick = |cur: &mut Option<Bound<'a>>, new: Bound<'a>, want: Ordering| match cur {
+            None => *cur = Some(new),
+            Some(c) => match compare(order, physical, new.0, c.0) {
+                o if o == want => *cur = Some(new),
+                Ordering::Equal if new.1 == Some(true) => c.1 = Some(true),
+                _ => {}
+            },
+        };
+        pick(&mut self.min, min, Ordering::Less);
+        pick(&mut self.max, max, Ordering::Greater);
+    }
+
+    /// Takes a piece of an input in.
+    pub(super) fn piece(&mut self, p: PieceMeta<'a, '_>) {
+        self.pieces += 1;
+        let m = p.meta;
+        if self.key_value_metadata.is_none() {
+            self.key_value_metadata = m.key_value_metadata.clone();
+        }
+        for e in m.encodings.iter() {
+            self.encoding(e);
+        }
+        let s = m.statistics.as_ref().map(|e| e.get());
+        if self.pieces == 1 {
+            self.single = s.clone();
+        }
+        let typed = p.column_order.unwrap_or(ColumnOrder::TypeDefined) == ColumnOrder::TypeDefined;
+        match s {
+            None => self.stats = false,
+            Some(s) => {
+                self.null_count = add(self.null_count, s.null_count);
+                self.nan_count = add(self.nan_count, s.nan_count);
+                let bounds = match (s.min_value, s.max_value) {
+                    (Some(lo), Some(hi)) => {
+                        Some(((lo, s.is_min_value_exact), (hi, s.is_max_value_exact)))
+                    }
+                    _ if self.order == SortOrder::Signed => {
+                        s.min.zip(s.max).map(|(lo, hi)| ((lo, None), (hi, None)))
+                    }
+                    _ => None,
+                };
+                match bounds {
+                    Some((lo, hi)) if typed && self.order != SortOrder::Undefined => {
+                        self.take_bound(lo, hi)
+                    }
+                    // Only nulls: no bounds to take.
+                    None if s.null_count == Some(m.num_values) => {}
+                    _ => self.bounds_known = false,
+                }
+            }
+        }
+        match (&mut self.size, m.size_statistics.as_ref().map(|e| e.get())) {
+            (Some(acc), Some(s)) => {
+                acc.unencoded_byte_array_data_bytes = add(
+                    acc.unencoded_byte_array_data_bytes,
+                    s.unencoded_byte_array_data_bytes,
+                );
+                add_lists(
+                    &mut acc.repetition_level_histogram,
+                    s.repetition_level_histogram.as_ref(),
+                );
+                add_lists(
+                    &mut acc.definition_level_histogram,
+                    s.definition_level_histogram.as_ref(),
+                );
+            }
+            _ => self.size = None,
+        }
+        self.extend_index(p.index);
+        match (&mut self.blooms, p.bloom) {
+            (Some(list), Some(b)) => list.push(b),
+            _ => self.blooms = None,
+        }
+    }
+
+    fn extend_index(&mut self, index: Option<ColumnIndex<'a>>) {
+        let (Some(acc), Some(ci)) = (&mut self.index, index) else {
+            self.index = None;
+            return;
+        };
+        acc.null_pages.extend_from_slice(&ci.null_pages);
+        acc.min_values.extend_from_slice(&ci.min_values);
+        acc.max_values.extend_from_slice(&ci.max_values);
+        let lists = [
+            (&mut acc.null_counts, ci.null_counts),
+            (
+                &mut acc.repetition_level_histograms,
+                ci.repetition_level_histograms,
+            ),
+            (
+                &mut acc.definition_level_histograms,
+                ci.definition_level_histograms,
+            ),
+            (&mut acc.nan_counts, ci.nan_counts),
+        ];
+        for (a, b) in lists {
+            match (a.as_mut(), b) {
+                (Some(a), Some(b)) => a.extend_from_slice(&b),
+                _ => *a = None,
+            }
+        }
+    }
+
+    /// Takes in a page of `rows` nulls written for an input that lacks the column.
+    pub(super) fn nulls(&mut self, rows: i64) {
+        self.pieces += 1;
+        if self.pieces == 1 {
+            self.single = Some(Statistics {
+                null_count: Some(rows),
+                ..Statistics::default()
+            });
+        }
+        self.null_count = add(self.null_count, Some(rows));
+        self.encoding(Encoding::PLAIN);
+        self.encoding(Encoding::RLE);
+        let (max_def, max_rep) = self.levels;
+        let hist = |max: i16| {
+            let mut h = vec![0i64; max as usize + 1];
+            h[0] = rows;
+            h
+        };
+        if let Some(acc) = &mut self.size {
+            add_lists(&mut acc.repetition_level_histogram, Some(&hist(max_rep)));
+            add_lists(&mut acc.definition_level_histogram, Some(&hist(max_def)));
+        }
+        let empty: &'static [u8] = &[];
+        self.extend_index(Some(ColumnIndex {
+            null_pages: vec![true],
+            min_values: vec![empty],
+            max_values: vec![empty],
+            boundary_order: crate::format::BoundaryOrder::UNORDERED,
+            null_counts: Some(vec![rows]),
+            repetition_level_histograms: Some(hist(max_rep)),
+            definition_level_histograms: Some(hist(max_def)),
+            nan_counts: Some(vec![0]),
+        }));
+    }
+
+    /// The chunk's statistics.
+    pub(super) fn statistics(&self) -> Option<Statistics<'a>> {
+        if !self.stats {
+            return None;
+        }
+        if self.pieces == 1 {
+            let mut s = self.single.clone()?;
+            if self.order != SortOrder::Signed {
+                (s.min, s.max) = (None, None);
+            }
+            return Some(s);
+        }
+        let bounds = self
+            .bounds_known
+            .then_some(self.min.zip(self.max))
+            .flatten();
+        Some(Statistics {
+            max: None,
+            min: None,
+            null_count: self.null_count,
+            distinct_count: None,
+            max_value: bounds.map(|b| b.1.0),
+            min_value: bounds.map(|b| b.0.0),
+            is_max_value_exact: bounds.and_then(|b| b.1.1),
+            is_min_value_exact: bounds.and_then(|b| b.0.1),
+            nan_count: self.nan_count,
+        })
+    }
+
+    /// The chunk's size statistics.
+    pub(super) fn size_statistics(&self) -> Option<&SizeStatistics> {
+        self.size.as_ref()
+    }
+
+    /// The chunk's column index, for `pages` data pages (`None` when a piece had none, or the
+    /// entries do not match the pages).
+    pub(super) fn column_index(&mut self, pages: usize) -> Option<ColumnIndex<'a>> {
+        let mut ci = self.index.take()?;
+        let n = ci.null_pages.len();
+        if n != pages || ci.min_values.len() != n || ci.max_values.len() != n {
+            return None;
+        }
+        let per_page =
+            |l: &Option<Vec<i64>>, each: usize| l.as_ref().is_some_and(|l| l.len() == n * each);
+        if !per_page(&ci.null_counts, 1) {
+            ci.null_counts = None;
+        }
+        if !per_page(&ci.nan_counts, 1) {
+            ci.nan_counts = None;
+        }
+        if !per_page(&ci.repetition_level_histograms, self.levels.1 as usize + 1) {
+            ci.repetition_level_histograms = None;
+        }
+        if !per_page(&ci.definition_level_histograms, self.levels.0 as usize + 1) {
+            ci.definition_level_histograms = None;
+        }
+        let bounds: Vec<(&[u8], &[u8])> = (0..n)
+            .filter(|&i| !ci.null_pages[i])
+            .map(|i| (ci.min_values[i], ci.max_values[i]))
+            .collect();
+        ci.boundary_order = boundary_order_of(self.order, self.physical, &bounds);
+        Some(ci)
+    }
+
+    /// The union of the pieces' Bloom filters (`None` when a piece had none, or their sizes
+    /// cannot be folded together).
+    pub(super) fn bloom(&mut self) -> Option<Sbbf> {
+        let blooms = self.blooms.take()?;
+        let refs: Vec<&Sbbf> = blooms.iter().collect();
+        Sbbf::union(&refs)
+    }
+}

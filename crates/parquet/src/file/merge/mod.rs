@@ -1,0 +1,718 @@
+//! Merging Parquet files without decoding their values: column chunks are copied as they are
+//! stored and new metadata is written with the offsets they have in the output.
+//!
+//! Inputs are merged in the order given, their rows kept in order. Their schemas must be the
+//! same or compatible ([`schema`]: top-level fields in another order, optional fields missing
+//! from some inputs). Two ways to lay out row groups:
+//!
+//! - **verbatim** ([`MergeOptions::coalesce`] `None`): every input row group becomes one output
+//!   row group, each chunk copied as one range;
+//! - **coalescing**: consecutive row groups, across inputs, are joined into output row groups
+//!   of up to [`RowGroupTarget`] rows and bytes, the pages of their chunks concatenated into
+//!   one chunk per column ([`chunk`]): dictionaries merged and indices remapped ([`dict`]),
+//!   pages of another codec re-compressed, and only where the merged dictionary would pass
+//!   [`MergeOptions::dictionary_limit`] the dictionary-encoded pages written PLAIN.
+//!
+//! Carried across: statistics (merged, [`meta`]), the page index (offset index rebuilt,
+//! column index entries concatenated), Bloom filters (copied, or united when row groups are
+//! joined), key-value metadata (`ARROW:schema` included; the first value of a key wins and
+//! conflicts are reported), `sorting_columns` (kept where the joined row groups are still in
+//! order), encodings, encoding statistics, size statistics, field ids. The file is written by
+//! quiver: `created_by` says so.
+//!
+//! Bytes are copied through a [`MergeSink`]; [`FileSink`] copies between files inside the
+//! kernel. [`merge_files`] writes a file atomically (a temporary name, renamed when complete).
+
+mod chunk;
+mod dict;
+mod meta;
+mod pages;
+mod schema;
+mod sink;
+
+pub use schema::MetadataConflict;
+pub use sink::{FileSink, MergeSink};
+
+use super::chunk_meta::{
+    ChunkRecord, GroupRecord, compression_codec, encoded, row_groups, write_indexes,
+};
+use super::writer::CREATED_BY;
+use crate::arrow::physical::SortOrder;
+use crate::arrow::write_stats::compare;
+use crate::format::{
+    ColumnMetaData, Encoding, FileMetaData, KeyValue, OffsetIndex, PageLocation, SortingColumn,
+    Type,
+};
+use crate::metadata::{ParquetMetaData, parse_file};
+use crate::thrift::{Encoded, ThriftList};
+use chunk::{ChunkOut, Part, Piece};
+use quiver_arrow::parallel::ThreadPool;
+use quiver_arrow::{Error, Result};
+use schema::MergedSchema;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// The largest output row groups coalescing makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowGroupTarget {
+    /// At most this many rows.
+    pub rows: u64,
+    /// At most this many stored bytes (the inputs' row groups' compressed sizes summed).
+    pub bytes: u64,
+}
+
+impl Default for RowGroupTarget {
+    /// 1 Mi rows or 128 MiB, whichever comes first.
+    fn default() -> Self {
+        RowGroupTarget {
+            rows: 1 << 20,
+            bytes: 128 << 20,
+        }
+    }
+}
+
+/// How files are merged.
+#[derive(Debug, Clone)]
+pub struct MergeOptions {
+    /// `None`: every input row group is one output row group. Otherwise consecutive row groups
+    /// are joined up to the target (a row group already past it stays as it is: row groups
+    /// are never split).
+    pub coalesce: Option<RowGroupTarget>,
+    /// The largest merged dictionary page (PLAIN bytes) before pages fall back to PLAIN.
+    pub dictionary_limit: usize,
+    /// Check the CRC of every input page that has one (reading every byte).
+    pub verify_crc: bool,
+    /// The threads output chunks are built on.
+    pub threads: ThreadPool,
+}
+
+impl Default for MergeOptions {
+    fn default() -> Self {
+        MergeOptions {
+            coalesce: Some(RowGroupTarget::default()),
+            dictionary_limit: 1 << 20,
+            verify_crc: false,
+            threads: ThreadPool::global(),
+        }
+    }
+}
+
+/// One input file: its bytes (a memory map, typically) and, to copy from inside the kernel,
+/// the open file.
+#[derive(Debug, Clone, Copy)]
+pub struct MergeInput<'a> {
+    /// The name in messages and the report.
+    pub name: &'a str,
+    /// The whole file.
+    pub bytes: &'a [u8],
+    /// The file the bytes are of, if open.
+    pub file: Option<&'a File>,
+}
+
+/// What was done to pages, counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PageCounts {
+    /// Pages copied as stored.
+    pub copied: u64,
+    /// Pages decompressed and compressed again with the chunk's codec.
+    pub recompressed: u64,
+    /// Dictionary-encoded pages whose indices were mapped onto a merged dictionary.
+    pub remapped: u64,
+    /// Dictionary-encoded pages written PLAIN (the merged dictionary would pass the limit).
+    pub reencoded: u64,
+    /// Pages of nulls written for inputs that lack a column.
+    pub nulls: u64,
+    /// Dictionaries merged into another.
+    pub dictionaries_merged: u64,
+}
+
+impl PageCounts {
+    fn add(&mut self, o: &PageCounts) {
+        self.copied += o.copied;
+        self.recompressed += o.recompressed;
+        self.remapped += o.remapped;
+        self.reencoded += o.reencoded;
+        self.nulls += o.nulls;
+        self.dictionaries_merged += o.dictionaries_merged;
+    }
+}
+
+/// One input in the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputSummary {
+    /// Its name.
+    pub name: String,
+    /// Its rows.
+    pub rows: u64,
+    /// Its row groups.
+    pub row_groups: usize,
+    /// Its bytes.
+    pub bytes: u64,
+}
+
+/// What a merge did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MergeReport {
+    /// The inputs, in order.
+    pub inputs: Vec<InputSummary>,
+    /// Rows written.
+    pub rows: u64,
+    /// Row groups written.
+    pub row_groups: usize,
+    /// Bytes of the output.
+    pub bytes: u64,
+    /// Column chunks written.
+    pub chunks: u64,
+    /// Column chunks whose every page was copied as stored.
+    pub chunks_verbatim: u64,
+    /// Bytes copied from inputs as stored.
+    pub bytes_copied: u64,
+    /// Pages, by what was done to them.
+    pub pages: PageCounts,
+    /// Fields taken from inputs after the first (missing from earlier ones).
+    pub appended_fields: Vec<String>,
+    /// Key-value metadata whose value differed between inputs (the first was kept).
+    pub conflicts: Vec<MetadataConflict>,
+    /// Other things a user should know (sort orders dropped, Bloom filters dropped...).
+    pub notes: Vec<String>,
+}
+
+/// An input with its footer decoded.
+pub(super) struct Input<'a> {
+    name: String,
+    bytes: &'a [u8],
+    file: Option<&'a File>,
+    meta: ParquetMetaData<'a>,
+    /// Written by a parquet-mr whose chunk sizes leave out the dictionary page header.
+    short_dictionary_sizes: bool,
+}
+
+/// What building chunks needs.
+pub(super) struct Cx<'s, 'a> {
+    inputs: &'s [Input<'a>],
+    schema: &'s MergedSchema<'a>,
+    opts: &'s MergeOptions,
+}
+
+impl Cx<'_, '_> {
+    /// `e` with where it happened: the input, its row group, the column.
+    fn at(&self, p: &Piece, leaf: usize, e: Error) -> Error {
+        e.context(format!(
+            "{}: row group {}, column {:?}",
+            self.inputs[p.input].name, p.row_group, self.schema.paths[leaf]
+        ))
+    }
+}
+
+/// Merges `inputs` (at least one) into `sink`, which receives the whole file.
+///
+/// ```
+/// use quiver_arrow::array::{Array, PrimitiveArray};
+/// use quiver_arrow::datatype::{DataType, Field, Schema};
+/// use quiver_arrow::RecordBatch;
+/// use quiver_parquet::file::merge::{MergeInput, MergeOptions, merge};
+/// use quiver_parquet::file::writer::{FileWriter, WriteOptions};
+/// use quiver_parquet::file::FileReader;
+/// use std::sync::Arc;
+/// let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)]));
+/// let file = |values: Vec<Option<i64>>| -> quiver_arrow::Result<Vec<u8>> {
+///     let col = Array::I64(PrimitiveArray::from_options(values));
+///     let mut w = FileWriter::new(Vec::new(), schema.clone(), WriteOptions::default())?;
+///     w.write(&RecordBatch::try_new(schema.clone(), vec![col])?)?;
+///     Ok(w.close()?.0)
+/// };
+/// let (a, b) = (file(vec![Some(1), None])?, file(vec![Some(3)])?);
+/// let inputs = [
+///     MergeInput { name: "a", bytes: &a, file: None },
+///     MergeInput { name: "b", bytes: &b, file: None },
+/// ];
+/// let mut out = Vec::new();
+/// let report = merge(&inputs, &mut out, &MergeOptions::default())?;
+/// assert_eq!((report.rows, report.row_groups), (3, 1));
+/// let reader = FileReader::try_new(&out, Default::default())?;
+/// assert_eq!(reader.read_all()?[0].num_rows(), 3);
+/// # Ok::<(), quiver_arrow::Error>(())
+/// ```
+pub fn merge(
+    inputs: &[MergeInput<'_>],
+    sink: &mut dyn MergeSink,
+    opts: &MergeOptions,
+) -> Result<MergeReport> {
+    if inputs.is_empty() {
+        return Err(Error::invalid("no input files to merge"));
+    }
+    let opened = inputs.iter().map(open_input).collect::<Result<Vec<_>>>()?;
+    let schema = schema::merge_schema(&opened)?;
+    let (kv, conflicts) = schema::merge_key_values(&opened, &schema)?;
+    let cx = Cx {
+        inputs: &opened,
+        schema: &schema,
+        opts,
+    };
+    let groups = plan(&opened, opts)?;
+    let mut w = Writer {
+        sink,
+        pos: 0,
+        report: MergeReport {
+            inputs: opened
+                .iter()
+                .map(|i| InputSummary {
+                    name: i.name.clone(),
+                    rows: i.meta.num_rows().max(0) as u64,
+                    row_groups: i.meta.num_row_groups(),
+                    bytes: i.bytes.len() as u64,
+                })
+                .collect(),
+            appended_fields: schema.appended.clone(),
+            conflicts,
+            ..MergeReport::default()
+        },
+        groups: Vec::with_capacity(groups.len()),
+    };
+    w.put(crate::metadata::MAGIC)?;
+    for group in &groups {
+        w.group(&cx, group)?;
+    }
+    let mut records = std::mem::take(&mut w.groups);
+    let pos = w.pos;
+    write_indexes(&mut records, pos, |b| w.put(b))?;
+    let footer = footer(&opened, &schema, &records, &kv)?;
+    w.put(&footer)?;
+    w.put(&(footer.len() as u32).to_le_bytes())?;
+    w.put(crate::metadata::MAGIC)?;
+    w.sink.flush()?;
+    w.report.bytes = w.pos;
+    w.report.row_groups = records.len();
+    Ok(w.report)
+}
+
+fn open_input<'a>(i: &MergeInput<'a>) -> Result<Input<'a>> {
+    let meta = parse_file(i.bytes).map_err(|e| e.context(i.name))?;
+    let created_by = meta
+        .file()
+        .created_by
+        .and_then(|b| std::str::from_utf8(b).ok());
+    Ok(Input {
+        name: i.name.to_string(),
+        bytes: i.bytes,
+        file: i.file,
+        short_dictionary_sizes: super::parquet_816(created_by),
+        meta,
+    })
+}
+
+/// The output row groups: the pieces (input, row group, rows) of each.
+fn plan(inputs: &[Input<'_>], opts: &MergeOptions) -> Result<Vec<Vec<(usize, usize, u64)>>> {
+    let mut groups: Vec<Vec<(usize, usize, u64)>> = Vec::new();
+    let (mut rows, mut bytes) = (0u64, 0u64);
+    for (i, input) in inputs.iter().enumerate() {
+        for g in 0..input.meta.num_row_groups() {
+            let rg = input.meta.row_group(g)?;
+            let n = rg.num_rows.max(0) as u64;
+            let size = rg
+                .total_compressed_size
+                .unwrap_or(rg.total_byte_size)
+                .max(0) as u64;
+            let Some(target) = opts.coalesce else {
+                groups.push(vec![(i, g, n)]);
+                continue;
+            };
+            if n == 0 {
+                continue;
+            }
+            let fits = !groups.is_empty()
+                && rows + n <= target.rows
+                && bytes.saturating_add(size) <= target.bytes;
+            if fits {
+                rows += n;
+                bytes += size;
+                if let Some(l) = groups.last_mut() {
+                    l.push((i, g, n));
+                }
+            } else {
+                (rows, bytes) = (n, size);
+                groups.push(vec![(i, g, n)]);
+            }
+        }
+    }
+    Ok(groups)
+}
+
+/// Writes the output and keeps the records its footer needs.
+struct Writer<'w> {
+    sink: &'w mut dyn MergeSink,
+    pos: u64,
+    report: MergeReport,
+    groups: Vec<GroupRecord>,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.sink.write_bytes(bytes)?;
+        self.pos += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Builds and writes one output row group of `pieces`.
+    fn group(&mut self, cx: &Cx<'_, '_>, pieces: &[(usize, usize, u64)]) -> Result<()> {
+        let leaves = cx.schema.paths.len();
+        let jobs: Vec<usize> = (0..leaves).collect();
+        let chunks = cx.opts.threads.run_jobs(
+            jobs,
+            || {
+                |leaf: usize| {
+                    let ps: Vec<Piece> = pieces
+                        .iter()
+                        .map(|&(input, row_group, rows)| Piece {
+                            input,
+                            row_group,
+                            rows,
+                            leaf: cx.schema.maps[input][leaf],
+                        })
+                        .collect();
+                    chunk::build(cx, leaf, &ps)
+                }
+            },
+            || {},
+        )?;
+        let file_offset = self.pos as i64;
+        let rows: u64 = pieces.iter().map(|p| p.2).sum();
+        let mut places = Vec::with_capacity(chunks.len());
+        let mut total = 0i64;
+        for c in &chunks {
+            places.push(self.pos);
+            self.parts(cx, c)?;
+            total += c.total_uncompressed;
+            self.report.chunks += 1;
+            if c.counts.copied > 0
+                && c.counts.recompressed + c.counts.remapped + c.counts.reencoded + c.counts.nulls
+                    == 0
+                && c.parts.iter().all(|p| matches!(p, Part::Copy { .. }))
+            {
+                self.report.chunks_verbatim += 1;
+            }
+            self.report.pages.add(&c.counts);
+        }
+        let compressed = self.pos as i64 - file_offset;
+        let mut records = Vec::with_capacity(chunks.len());
+        for (leaf, (mut c, at)) in chunks.into_iter().zip(places).enumerate() {
+            let bloom = match c.acc.bloom() {
+                Some(b) => {
+                    let mut bytes = Vec::new();
+                    b.write(&mut bytes);
+                    let place = (self.pos as i64, bytes.len() as i32);
+                    self.put(&bytes)?;
+                    Some(place)
+                }
+                None => None,
+            };
+            records.push(record(cx, leaf, &mut c, at, bloom)?);
+        }
+        let sorting_columns = sorting_columns(cx, pieces, &mut self.report.notes)?;
+        self.report.rows += rows;
+        self.groups.push(GroupRecord {
+            chunks: records,
+            rows: rows as i64,
+            total_byte_size: total,
+            file_offset,
+            compressed,
+            sorting_columns,
+        });
+        Ok(())
+    }
+
+    fn parts(&mut self, cx: &Cx<'_, '_>, c: &ChunkOut<'_>) -> Result<()> {
+        for part in &c.parts {
+            match part {
+                Part::Copy { input, start, len } => {
+                    let i = &cx.inputs[*input];
+                    let bytes = &i.bytes[*start as usize..(*start + *len) as usize];
+                    match i.file {
+                        Some(f) => self.sink.copy_range(f, *start, *len, bytes)?,
+                        None => self.sink.write_bytes(bytes)?,
+                    }
+                    self.pos += len;
+                    self.report.bytes_copied += len;
+                }
+                Part::Bytes(b) => self.put(b)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The footer record of output chunk `leaf`, written at `at`.
+fn record(
+    cx: &Cx<'_, '_>,
+    leaf: usize,
+    c: &mut ChunkOut<'_>,
+    at: u64,
+    bloom: Option<(i64, i32)>,
+) -> Result<ChunkRecord> {
+    let at = at as i64;
+    let data = at + c.pages.first().map_or(0, |p| p.offset as i64);
+    let encodings: Vec<Encoding> = c.acc.encodings.clone();
+    let encodings_bytes = ThriftList::<Encoding>::encode(&encodings);
+    let path: Vec<&str> = cx.schema.paths_in_schema[leaf]
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let path_bytes = ThriftList::<&str>::encode(&path);
+    let stats_bytes = c.acc.statistics().map(|s| encoded(&s));
+    let enc_stats_bytes = ThriftList::encode(&c.encoding_stats);
+    let size_bytes = c.acc.size_statistics().map(encoded);
+    let meta = ColumnMetaData {
+        type_: cx.schema.physical[leaf],
+        encodings: ThriftList::from_encoded(&encodings_bytes, encodings.len())?,
+        path_in_schema: ThriftList::from_encoded(&path_bytes, path.len())?,
+        codec: compression_codec(c.codec),
+        num_values: c.num_values,
+        total_uncompressed_size: c.total_uncompressed,
+        total_compressed_size: c.len() as i64,
+        key_value_metadata: c.acc.key_value_metadata.clone(),
+        data_page_offset: data,
+        index_page_offset: None,
+        dictionary_page_offset: c.dictionary.then_some(at),
+        statistics: stats_bytes
+            .as_deref()
+            .map(Encoded::from_encoded)
+            .transpose()?,
+        encoding_stats: Some(ThriftList::from_encoded(
+            &enc_stats_bytes,
+            c.encoding_stats.len(),
+        )?),
+        bloom_filter_offset: bloom.map(|b| b.0),
+        bloom_filter_length: bloom.map(|b| b.1),
+        size_statistics: size_bytes
+            .as_deref()
+            .map(Encoded::from_encoded)
+            .transpose()?,
+        geospatial_statistics: c.geo.clone().map(Box::new),
+    };
+    let first_rows: Option<Vec<i64>> = c.pages.iter().map(|p| p.first_row).collect();
+    let offset_index = match first_rows {
+        Some(rows) if c.offset_index => {
+            let unencoded: Option<Vec<i64>> = c.pages.iter().map(|p| p.unencoded).collect();
+            Some(encoded(&OffsetIndex {
+                page_locations: c
+                    .pages
+                    .iter()
+                    .zip(rows)
+                    .map(|(p, first_row_index)| PageLocation {
+                        offset: at + p.offset as i64,
+                        compressed_page_size: p.len as i32,
+                        first_row_index,
+                    })
+                    .collect(),
+                unencoded_byte_array_data_bytes: unencoded
+                    .filter(|_| cx.schema.physical[leaf] == Type::BYTE_ARRAY),
+            }))
+        }
+        _ => None,
+    };
+    let column_index = offset_index
+        .as_ref()
+        .and_then(|_| c.acc.column_index(c.pages.len()))
+        .map(|ci| encoded(&ci));
+    Ok(ChunkRecord {
+        meta: encoded(&meta),
+        file_offset: at,
+        column_index,
+        offset_index,
+        column_index_at: None,
+        offset_index_at: None,
+    })
+}
+
+/// The sorting columns of an output row group: the pieces' (in output leaf indices) when all
+/// say the same and, for several pieces, the chunk statistics of the first sorting column show
+/// the pieces follow each other in that order.
+fn sorting_columns(
+    cx: &Cx<'_, '_>,
+    pieces: &[(usize, usize, u64)],
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<SortingColumn>>> {
+    let mut common: Option<Vec<SortingColumn>> = None;
+    for (k, &(input, g, _)) in pieces.iter().enumerate() {
+        let rg = cx.inputs[input].meta.row_group(g)?;
+        let mapped = rg.sorting_columns.as_ref().map(|cols| {
+            cols.iter()
+                .map(|s| {
+                    let leaf = cx.schema.maps[input]
+                        .iter()
+                        .position(|&l| l == Some(s.column_idx.max(0) as usize))?;
+                    Some(SortingColumn {
+                        column_idx: leaf as i32,
+                        ..*s
+                    })
+                })
+                .collect::<Option<Vec<_>>>()
+        });
+        match (k, mapped.flatten()) {
+            (0, Some(m)) => common = Some(m),
+            (_, Some(m)) if common.as_ref() == Some(&m) => {}
+            (_, m) => {
+                if common.is_some() || m.is_some() {
+                    notes.push(format!(
+                        "sorting_columns dropped from output row group {}: its input row groups \
+                         are not sorted alike",
+                        cx_group_label(cx, pieces)
+                    ));
+                }
+                return Ok(None);
+            }
+        }
+    }
+    let Some(cols) = common else {
+        return Ok(None);
+    };
+    if pieces.len() > 1 && !in_order(cx, pieces, &cols)? {
+        notes.push(format!(
+            "sorting_columns dropped from output row group {}: the joined row groups are not \
+             in order by its first sorting column (by their statistics)",
+            cx_group_label(cx, pieces)
+        ));
+        return Ok(None);
+    }
+    Ok(Some(cols))
+}
+
+fn cx_group_label(cx: &Cx<'_, '_>, pieces: &[(usize, usize, u64)]) -> String {
+    let (i, g, _) = pieces[0];
+    format!("starting at {} row group {g}", cx.inputs[i].name)
+}
+
+/// Whether consecutive pieces are ordered by the first sorting column (by their chunk
+/// statistics: the bound of one must not pass the other's; strictly with more keys to break
+/// ties; no nulls where they would land in the middle).
+fn in_order(
+    cx: &Cx<'_, '_>,
+    pieces: &[(usize, usize, u64)],
+    cols: &[SortingColumn],
+) -> Result<bool> {
+    let s = cols[0];
+    let leaf = s.column_idx as usize;
+    let order = cx.schema.orders[leaf];
+    if order == SortOrder::Undefined {
+        return Ok(false);
+    }
+    let physical = cx.schema.physical[leaf];
+    let mut prev: Option<(Vec<u8>, Vec<u8>, i64)> = None;
+    for &(input, g, rows) in pieces {
+        let Some(l) = cx.schema.maps[input][leaf] else {
+            return Ok(false);
+        };
+        let chunk = cx.inputs[input].meta.column_chunk(g, l)?;
+        let st = chunk
+            .meta_data
+            .as_ref()
+            .and_then(|m| m.statistics.as_ref())
+            .map(|e| e.get());
+        let Some(st) = st else { return Ok(false) };
+        let nulls = st.null_count.unwrap_or(-1);
+        let (Some(lo), Some(hi)) = (st.min_value, st.max_value) else {
+            return Ok(false);
+        };
+        if nulls < 0 || nulls as u64 == rows && rows > 0 {
+            return Ok(false);
+        }
+        if let Some((plo, phi, pnulls)) = &prev {
+            let (a, b) = if s.descending {
+                (lo, &plo[..])
+            } else {
+                (&phi[..], lo)
+            };
+            let _ = hi;
+            let c = compare(order, physical, a, b);
+            let ok = if cols.len() > 1 { c.is_lt() } else { c.is_le() };
+            let nulls_ok = if s.nulls_first {
+                nulls == 0
+            } else {
+                *pnulls == 0
+            };
+            if !ok || !nulls_ok {
+                return Ok(false);
+            }
+            if s.descending {
+                // Descending: the previous piece's minimum must not be below this one's maximum.
+                let c = compare(order, physical, plo, hi);
+                if !(if cols.len() > 1 { c.is_gt() } else { c.is_ge() }) {
+                    return Ok(false);
+                }
+            }
+        }
+        prev = Some((lo.to_vec(), hi.to_vec(), nulls));
+    }
+    Ok(true)
+}
+
+/// The merged file's footer.
+fn footer(
+    inputs: &[Input<'_>],
+    schema: &MergedSchema<'_>,
+    groups: &[GroupRecord],
+    kv: &[(Vec<u8>, Option<Vec<u8>>)],
+) -> Result<Vec<u8>> {
+    let version = inputs
+        .iter()
+        .map(|i| i.meta.file().version)
+        .max()
+        .unwrap_or(2);
+    let num_rows = groups.iter().map(|g| g.rows).sum();
+    let meta = FileMetaData {
+        version,
+        schema: schema.elements.clone(),
+        num_rows,
+        row_groups: row_groups(groups)?,
+        key_value_metadata: (!kv.is_empty()).then(|| {
+            kv.iter()
+                .map(|(k, v)| KeyValue {
+                    key: k,
+                    value: v.as_deref(),
+                })
+                .collect()
+        }),
+        created_by: Some(CREATED_BY.as_bytes()),
+        column_orders: Some(schema.column_orders.clone()),
+        encryption_algorithm: None,
+        footer_signing_key_metadata: None,
+    };
+    Ok(meta.encode())
+}
+
+/// Merges the Parquet files `inputs` into `output`, written under a temporary name beside it
+/// and renamed into place once complete (nothing is left under either name on an error).
+pub fn merge_files(inputs: &[PathBuf], output: &Path, opts: &MergeOptions) -> Result<MergeReport> {
+    let mut files = Vec::with_capacity(inputs.len());
+    let mut maps = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        let label = || path.display().to_string();
+        let f = File::open(path).map_err(|e| Error::from(e).context(label()))?;
+        maps.push(map(&f).map_err(|e| e.context(label()))?);
+        files.push(f);
+    }
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let list: Vec<MergeInput<'_>> = names
+        .iter()
+        .zip(&maps)
+        .zip(&files)
+        .map(|((name, bytes), f)| MergeInput {
+            name,
+            bytes,
+            file: Some(f),
+        })
+        .collect();
+    let mut out = super::AtomicFile::create(output)?;
+    let report = merge(&list, &mut out, opts)?;
+    out.commit()?;
+    Ok(report)
+}
+
+/// The bytes of `file`, memory-mapped (empty for an empty file).
+fn map(file: &File) -> Result<memmap2::Mmap> {
+    // SAFETY: the map is read-only and private to this process. A file truncated or rewritten
+    // by another process during the merge would change (or fault) the bytes under us: every
+    // byte read is treated as untrusted and checked, and this race is the documented caveat
+    // of memory-mapped tools.
+    unsafe { memmap2::Mmap::map(file) }.map_err(Error::from)
+}

@@ -1,0 +1,357 @@
+//! Pages a merge writes anew: an input page re-compressed with the output chunk's codec, its
+//! dictionary indices mapped onto a merged dictionary, or its dictionary-encoded values
+//! written PLAIN; a dictionary page; a page of nulls for the rows of an input that lacks the
+//! column. Levels, counts and page statistics are kept as they were: only the values section
+//! changes, and only where the dictionary does.
+
+use crate::codec::{Codec, Decompressor};
+use crate::encoding::dictionary::{for_each_block, indices};
+use crate::encoding::rle_encoder::RleEncoder;
+use crate::format::{DataPageHeader, DataPageHeaderV2, Encoding, PageType};
+use crate::levels::{LevelEncoding, level_width, split_v1};
+use crate::page::StoredPage;
+use crate::page::write::{PageWriter, WrittenPage};
+use quiver_arrow::{Error, Result};
+
+/// How a page's values change.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Values<'d> {
+    /// They stay as they are.
+    Same,
+    /// Dictionary indices mapped through the table, written at the width.
+    Remap(&'d [u32], u32),
+    /// Dictionary indices replaced by the entries they select (PLAIN encoded, each entry a byte
+    /// range of the dictionary page).
+    Plain(&'d [u8], &'d [(usize, usize)]),
+}
+
+/// Rewrites pages, reusing its buffers.
+#[derive(Debug)]
+pub(super) struct Rewriter {
+    writer: PageWriter,
+    decompressor: Decompressor,
+    scratch: Vec<u8>,
+    body: Vec<u8>,
+    levels: Vec<i16>,
+    rle: RleEncoder,
+}
+
+/// A column's maximum levels.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MaxLevels {
+    /// Definition.
+    pub def: i16,
+    /// Repetition.
+    pub rep: i16,
+}
+
+fn level_encoding(e: Encoding) -> LevelEncoding {
+    if e == Encoding::BIT_PACKED {
+        LevelEncoding::BitPacked
+    } else {
+        LevelEncoding::Rle
+    }
+}
+
+impl Rewriter {
+    /// A rewriter writing pages compressed with `codec` (CRCs always written).
+    pub(super) fn new(codec: Codec) -> Result<Rewriter> {
+        Ok(Rewriter {
+            writer: PageWriter::new(codec, None, true)?,
+            decompressor: Decompressor::default(),
+            scratch: Vec::new(),
+            body: Vec::new(),
+            levels: Vec::new(),
+            rle: RleEncoder::new(1),
+        })
+    }
+
+    /// `data` decompressed with `codec` into the scratch (or itself when stored plain).
+    fn inflate<'s>(&'s mut self, data: &'s [u8], codec: Codec, len: usize) -> Result<&'s [u8]> {
+        if codec == Codec::Uncompressed || len == 0 {
+            if data.len() != len && len != 0 {
+                return Err(Error::oos(format!(
+                    "an uncompressed page holds {} bytes, its header says {len}",
+                    data.len()
+                )));
+            }
+            return Ok(if len == 0 { &[] } else { data });
+        }
+        self.scratch.clear();
+        self.scratch.resize(len, 0);
+        self.decompressor
+            .decompress(codec, data, &mut self.scratch)?;
+        Ok(&self.scratch)
+    }
+
+    /// Appends a dictionary page of `num_values` PLAIN `values`.
+    pub(super) fn dictionary(
+        &mut self,
+        num_values: usize,
+        values: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        self.writer.dictionary(num_values, values, out)
+    }
+
+    /// The values of a dictionary page stored with `codec`, decompressed (into the rewriter's
+    /// scratch, valid until its next use).
+    pub(super) fn dictionary_values<'s>(
+        &'s mut self,
+        page: &'s StoredPage<'_>,
+        codec: Codec,
+    ) -> Result<&'s [u8]> {
+        let len = size(page.header.uncompressed_page_size)?;
+        self.inflate(page.data, codec, len)
+    }
+
+    /// Appends `page` (stored with `codec`) compressed with the rewriter's codec, its values
+    /// changed as `values` says.
+    pub(super) fn data_page(
+        &mut self,
+        page: &StoredPage<'_>,
+        codec: Codec,
+        max: MaxLevels,
+        values: Values<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let h = &page.header;
+        let uncompressed = size(h.uncompressed_page_size)?;
+        match (h.type_, &h.data_page_header, &h.data_page_header_v2) {
+            (PageType::DATA_PAGE, Some(d), _) => {
+                let mut scratch = std::mem::take(&mut self.scratch);
+                let r = self.v1(page, d, codec, uncompressed, max, values, &mut scratch, out);
+                if self.scratch.capacity() < scratch.capacity() {
+                    self.scratch = scratch;
+                }
+                r
+            }
+            (PageType::DATA_PAGE_V2, _, Some(d)) => {
+                self.v2(page, d, codec, uncompressed, max, values, out)
+            }
+            (PageType::DICTIONARY_PAGE, ..) => {
+                let n = h
+                    .dictionary_page_header
+                    .as_ref()
+                    .map_or(0, |d| d.num_values.max(0) as usize);
+                let dict = self.dictionary_values(page, codec)?.to_vec();
+                self.writer.dictionary(n, &dict, out)
+            }
+            (t, ..) => Err(Error::oos(format!(
+                "a {} page without its header",
+                t.name()
+            ))),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn v1(
+        &mut self,
+        page: &StoredPage<'_>,
+        d: &DataPageHeader<'_>,
+        codec: Codec,
+        uncompressed: usize,
+        max: MaxLevels,
+        values: Values<'_>,
+        scratch: &mut Vec<u8>,
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let body: &[u8] = if codec == Codec::Uncompressed {
+            page.data
+        } else {
+            scratch.clear();
+            scratch.resize(uncompressed, 0);
+            self.decompressor.decompress(codec, page.data, scratch)?;
+            scratch
+        };
+        if let Values::Same = values {
+            return self.writer.data_v1_body(d, body, out);
+        }
+        let n = size(d.num_values)?;
+        let rep_enc = level_encoding(d.repetition_level_encoding);
+        let def_enc = level_encoding(d.definition_level_encoding);
+        let (_, rest) = split_v1(body, rep_enc, max.rep, n)?;
+        let (def, vals) = split_v1(rest, def_enc, max.def, n)?;
+        let present = self.present(def, def_enc, max.def, n)?;
+        let mut new_body = std::mem::take(&mut self.body);
+        new_body.clear();
+        new_body.extend_from_slice(&body[..body.len() - vals.len()]);
+        let encoding = self.values(vals, present, values, &mut new_body)?;
+        let header = DataPageHeader {
+            encoding: encoding.unwrap_or(d.encoding),
+            ..d.clone()
+        };
+        let r = self.writer.data_v1_body(&header, &new_body, out);
+        self.body = new_body;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn v2(
+        &mut self,
+        page: &StoredPage<'_>,
+        d: &DataPageHeaderV2<'_>,
+        codec: Codec,
+        uncompressed: usize,
+        max: MaxLevels,
+        values: Values<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let rep_len = size(d.repetition_levels_byte_length)?;
+        let def_len = size(d.definition_levels_byte_length)?;
+        let levels = rep_len
+            .checked_add(def_len)
+            .filter(|&l| l <= page.data.len() && l <= uncompressed)
+            .ok_or_else(|| {
+                Error::oos(format!(
+                    "levels of {rep_len} + {def_len} bytes do not fit the page's {} bytes",
+                    page.data.len()
+                ))
+            })?;
+        let (rep, rest) = page.data.split_at(rep_len);
+        let (def, stored) = rest.split_at(def_len);
+        let from = if d.values_compressed() {
+            codec
+        } else {
+            Codec::Uncompressed
+        };
+        let n = size(d.num_values)?;
+        let present = match values {
+            Values::Same => 0,
+            _ => self.present(def, LevelEncoding::Rle, max.def, n)?,
+        };
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let vals: &[u8] = if from == Codec::Uncompressed {
+            stored
+        } else {
+            scratch.clear();
+            scratch.resize(uncompressed - levels, 0);
+            self.decompressor.decompress(from, stored, &mut scratch)?;
+            &scratch
+        };
+        let r = match values {
+            Values::Same => self.writer.data_v2_parts(d, rep, def, vals, out),
+            _ => {
+                let mut new_vals = std::mem::take(&mut self.body);
+                new_vals.clear();
+                let r = self
+                    .values(vals, present, values, &mut new_vals)
+                    .and_then(|enc| {
+                        let header = DataPageHeaderV2 {
+                            encoding: enc.unwrap_or(d.encoding),
+                            ..d.clone()
+                        };
+                        self.writer.data_v2_parts(&header, rep, def, &new_vals, out)
+                    });
+                self.body = new_vals;
+                r
+            }
+        };
+        self.scratch = scratch;
+        r
+    }
+
+    /// The number of values present (definition level at its maximum) among `n` levels.
+    fn present(&mut self, def: &[u8], enc: LevelEncoding, max_def: i16, n: usize) -> Result<usize> {
+        if max_def == 0 {
+            return Ok(n);
+        }
+        self.levels.clear();
+        self.levels.resize(n, 0);
+        crate::levels::decode(def, enc, max_def, &mut self.levels)
+            .map_err(|e| e.context("definition levels"))?;
+        Ok(self.levels.iter().filter(|&&l| l == max_def).count())
+    }
+
+    /// Appends the new values section for the `present` dictionary indices of `vals` to `out`;
+    /// returns the new encoding when it changes.
+    fn values(
+        &mut self,
+        vals: &[u8],
+        present: usize,
+        change: Values<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<Encoding>> {
+        let mut decoder = indices(vals)?;
+        match change {
+            Values::Same => {
+                out.extend_from_slice(vals);
+                Ok(None)
+            }
+            Values::Remap(table, width) => {
+                self.rle.set_width(width);
+                let rle = &mut self.rle;
+                for_each_block(&mut decoder, present, table.len(), |block| {
+                    for &i in block {
+                        rle.put(table[i as usize]);
+                    }
+                    Ok(())
+                })
+                .map_err(|e| e.context("dictionary indices"))?;
+                out.push(width as u8);
+                rle.finish_into(out);
+                Ok(None)
+            }
+            Values::Plain(page, entries) => {
+                for_each_block(&mut decoder, present, entries.len(), |block| {
+                    for &i in block {
+                        let (s, e) = entries[i as usize];
+                        out.extend_from_slice(&page[s..e]);
+                    }
+                    Ok(())
+                })
+                .map_err(|e| e.context("dictionary indices"))?;
+                Ok(Some(Encoding::PLAIN))
+            }
+        }
+    }
+
+    /// Appends a data page v1 of `rows` null entries (definition and repetition levels 0: the
+    /// top-level field absent, or an empty list) and no values.
+    pub(super) fn nulls(
+        &mut self,
+        rows: usize,
+        max: MaxLevels,
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        for level in [max.rep, max.def] {
+            if level > 0 {
+                let at = body.len();
+                body.extend_from_slice(&[0; 4]);
+                self.rle.set_width(level_width(level));
+                self.rle.put_repeated(0, rows);
+                self.rle.finish_into(&mut body);
+                let len = (body.len() - at - 4) as u32;
+                body[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            }
+        }
+        let header = DataPageHeader {
+            num_values: i32::try_from(rows)
+                .map_err(|_| Error::invalid(format!("a page of {rows} nulls")))?,
+            encoding: Encoding::PLAIN,
+            definition_level_encoding: Encoding::RLE,
+            repetition_level_encoding: Encoding::RLE,
+            statistics: None,
+        };
+        let r = self.writer.data_v1_body(&header, &body, out);
+        self.body = body;
+        r
+    }
+}
+
+fn size(v: i32) -> Result<usize> {
+    usize::try_from(v).map_err(|_| Error::oos(format!("a page size of {v}")))
+}
+
+/// Whether a data page's values are dictionary indices.
+pub(super) fn is_dictionary_encoded(page: &StoredPage<'_>) -> bool {
+    let h = &page.header;
+    let e = match (&h.data_page_header, &h.data_page_header_v2) {
+        (Some(d), _) if h.type_ == PageType::DATA_PAGE => d.encoding,
+        (_, Some(d)) if h.type_ == PageType::DATA_PAGE_V2 => d.encoding,
+        _ => return false,
+    };
+    e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY
+}

@@ -1,0 +1,391 @@
+//! The schema of a merged file: the first input's top-level fields in its order, then the
+//! fields only later inputs have, in the order they first appear. A field an input has must
+//! be the same subtree as the output's (names, physical types, repetitions, annotations;
+//! field ids may differ, the first input's are kept); a field an input lacks must be optional
+//! or repeated at the top level, and its leaves are written as nulls (or empty lists) for
+//! that input's rows. Anything else is an error naming the input and the field.
+
+use super::Input;
+use crate::arrow::options::ReadOptions;
+use crate::arrow::physical::SortOrder;
+use crate::arrow::restore::ARROW_SCHEMA_KEY;
+use crate::format::{ColumnOrder, FieldRepetitionType, KeyValue, SchemaElement, Type};
+use crate::schema::SchemaDescriptor;
+use base64::Engine;
+use quiver_arrow::datatype::Schema;
+use quiver_arrow::{Error, Result};
+use std::sync::Arc;
+
+/// The merged schema and how each input's leaves map onto it.
+#[derive(Debug)]
+pub(super) struct MergedSchema<'a> {
+    /// The schema elements, depth-first, the root first.
+    pub elements: Vec<SchemaElement<'a>>,
+    /// Per input, per output leaf: the input's leaf, or `None` when the input lacks the field.
+    pub maps: Vec<Vec<Option<usize>>>,
+    /// Per output leaf: the order its statistics compare in.
+    pub orders: Vec<SortOrder>,
+    /// Per output leaf: the column order of the input it was first found in.
+    pub column_orders: Vec<ColumnOrder>,
+    /// Per output leaf: the path, dotted, for messages.
+    pub paths: Vec<String>,
+    /// Per output leaf: maximum definition and repetition levels.
+    pub levels: Vec<(i16, i16)>,
+    /// Per output leaf: the physical type.
+    pub physical: Vec<Type>,
+    /// Per output leaf: the width of FIXED_LEN_BYTE_ARRAY values (0 for other types).
+    pub type_lengths: Vec<usize>,
+    /// Per output leaf: its path (`path_in_schema`).
+    pub paths_in_schema: Vec<Vec<String>>,
+    /// Fields taken from an input after the first (their names).
+    pub appended: Vec<String>,
+}
+
+/// The index just past node `i`'s subtree in the depth-first element list.
+fn subtree_end(descr: &SchemaDescriptor<'_>, i: usize) -> usize {
+    match descr.node(i).children.last() {
+        Some(&last) => subtree_end(descr, last),
+        None => i + 1,
+    }
+}
+
+/// The top-level field named `name` (an error when the name is there twice).
+fn field_by_name(descr: &SchemaDescriptor<'_>, name: &str, input: &str) -> Result<Option<usize>> {
+    let mut found = descr
+        .fields()
+        .iter()
+        .copied()
+        .filter(|&f| descr.node(f).name == name);
+    let first = found.next();
+    if found.next().is_some() {
+        return Err(Error::invalid(format!(
+            "{input}: two top-level fields are named {name:?}; fields are matched by name"
+        )));
+    }
+    Ok(first)
+}
+
+/// How `b` differs from `a` (two elements at the same place of two subtrees), if it does.
+fn difference(a: &SchemaElement<'_>, b: &SchemaElement<'_>) -> Option<String> {
+    let children = |e: &SchemaElement<'_>| {
+        if e.is_leaf() {
+            0
+        } else {
+            e.num_children.unwrap_or(0)
+        }
+    };
+    if a.name != b.name {
+        return Some(format!("a field named {:?} where {:?} is", b.name, a.name));
+    }
+    let what = if a.type_ != b.type_ {
+        Some(format!("physical type {:?} against {:?}", b.type_, a.type_))
+    } else if a.type_length != b.type_length
+        && a.type_.is_some_and(|t| t.name() == "FIXED_LEN_BYTE_ARRAY")
+    {
+        Some(format!(
+            "type_length {:?} against {:?}",
+            b.type_length, a.type_length
+        ))
+    } else if a.repetition_type != b.repetition_type {
+        Some(format!(
+            "repetition {:?} against {:?}",
+            b.repetition_type.map(|r| r.name()),
+            a.repetition_type.map(|r| r.name())
+        ))
+    } else if children(a) != children(b) {
+        Some(format!("{} children against {}", children(b), children(a)))
+    } else if (a.scale, a.precision) != (b.scale, b.precision) {
+        Some(format!(
+            "scale and precision {:?} against {:?}",
+            (b.scale, b.precision),
+            (a.scale, a.precision)
+        ))
+    } else if match (&a.logical_type, &b.logical_type) {
+        (Some(x), Some(y)) => x != y,
+        _ => a.converted_type != b.converted_type,
+    } {
+        Some(format!(
+            "annotation {:?}/{:?} against {:?}/{:?}",
+            b.logical_type,
+            b.converted_type.map(|c| c.name()),
+            a.logical_type,
+            a.converted_type.map(|c| c.name())
+        ))
+    } else {
+        None
+    };
+    what.map(|w| format!("field {:?}: {w}", a.name))
+}
+
+/// Builds the merged schema of `inputs` (at least one).
+pub(super) fn merge_schema<'a>(inputs: &[Input<'a>]) -> Result<MergedSchema<'a>> {
+    let first = &inputs[0];
+    let fdescr = first.meta.schema_descr();
+    // (input, field node) of each output field.
+    let mut fields: Vec<(usize, usize)> = fdescr.fields().iter().map(|&f| (0, f)).collect();
+    let mut appended = Vec::new();
+    for (j, input) in inputs.iter().enumerate().skip(1) {
+        let d = input.meta.schema_descr();
+        for &f in d.fields() {
+            let name = d.node(f).name;
+            let known = fields
+                .iter()
+                .any(|&(i, g)| inputs[i].meta.schema_descr().node(g).name == name);
+            if !known {
+                fields.push((j, f));
+                appended.push(name.to_string());
+            }
+        }
+    }
+    let mut elements = Vec::with_capacity(first.meta.schema().len());
+    let mut root = first.meta.schema()[0].clone();
+    root.num_children =
+        Some(i32::try_from(fields.len()).map_err(|_| Error::invalid("too many fields"))?);
+    elements.push(root);
+    for &(i, f) in &fields {
+        let d = inputs[i].meta.schema_descr();
+        elements.extend_from_slice(&inputs[i].meta.schema()[f..subtree_end(d, f)]);
+    }
+    let descr = SchemaDescriptor::new(&elements)?;
+    let leaves = descr.columns().len();
+    let mut maps = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        maps.push(map_input(
+            input,
+            &descr,
+            &elements,
+            inputs[0].name.as_str(),
+        )?);
+    }
+    let mut orders = Vec::with_capacity(leaves);
+    let mut column_orders = Vec::with_capacity(leaves);
+    for (c, col) in descr.columns().iter().enumerate() {
+        let e = &elements[*col.nodes.last().unwrap_or(&0)];
+        orders.push(SortOrder::of_element(e));
+        let (j, leaf) = maps
+            .iter()
+            .enumerate()
+            .find_map(|(j, m)| m[c].map(|l| (j, l)))
+            .unwrap_or((0, c));
+        let order = inputs[j]
+            .meta
+            .file()
+            .column_orders
+            .as_ref()
+            .and_then(|o| o.get(leaf).copied())
+            .unwrap_or(ColumnOrder::TypeDefined);
+        column_orders.push(order);
+    }
+    let paths = descr.columns().iter().map(|c| c.dotted_path()).collect();
+    let levels = descr
+        .columns()
+        .iter()
+        .map(|c| (c.max_def(), c.max_rep()))
+        .collect();
+    let physical = descr.columns().iter().map(|c| c.physical).collect();
+    let type_lengths = descr.columns().iter().map(|c| c.type_length).collect();
+    let paths_in_schema = descr
+        .columns()
+        .iter()
+        .map(|c| c.path.iter().map(|p| p.to_string()).collect())
+        .collect();
+    Ok(MergedSchema {
+        elements,
+        maps,
+        orders,
+        column_orders,
+        paths,
+        levels,
+        physical,
+        type_lengths,
+        paths_in_schema,
+        appended,
+    })
+}
+
+/// For each output leaf, `input`'s leaf (`None` where the input lacks the top-level field),
+/// after checking that every field it has is the output's.
+fn map_input(
+    input: &Input<'_>,
+    out: &SchemaDescriptor<'_>,
+    out_elements: &[SchemaElement<'_>],
+    first_name: &str,
+) -> Result<Vec<Option<usize>>> {
+    let d = input.meta.schema_descr();
+    let elements = input.meta.schema();
+    let mut map = vec![None; out.columns().len()];
+    for &of in out.fields() {
+        let name = out.node(of).name;
+        let out_range = of..subtree_end(out, of);
+        let Some(f) = field_by_name(d, name, &input.name)? else {
+            let rep = out_elements[of].repetition_type;
+            if rep == Some(FieldRepetitionType::REQUIRED) {
+                return Err(Error::invalid(format!(
+                    "{}: lacks the field {name:?}, which is required (not nullable) in {first_name}: \
+                     only optional fields may be missing",
+                    input.name
+                )));
+            }
+            continue;
+        };
+        let in_range = f..subtree_end(d, f);
+        if in_range.len() != out_range.len() {
+            return Err(Error::invalid(format!(
+                "{}: field {name:?} has {} schema nodes, the merged schema's has {}",
+                input.name,
+                in_range.len(),
+                out_range.len()
+            )));
+        }
+        for (a, b) in out_elements[out_range].iter().zip(&elements[in_range]) {
+            if let Some(diff) = difference(a, b) {
+                return Err(Error::invalid(format!(
+                    "{}: field {name:?} differs from the merged schema's: {diff}",
+                    input.name
+                )));
+            }
+        }
+        for (o, i) in out.column_range(of).zip(d.column_range(f)) {
+            map[o] = Some(i);
+        }
+    }
+    Ok(map)
+}
+
+/// A key and its value, owned.
+pub(super) type KeyValuePair = (Vec<u8>, Option<Vec<u8>>);
+
+/// A conflict between inputs' key-value metadata: the key, and the input whose value was
+/// not kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetadataConflict {
+    /// The key.
+    pub key: String,
+    /// The input whose value differs from the one kept (the first input's that has the key).
+    pub input: String,
+}
+
+/// The merged key-value metadata: every key of every input in the order first seen, the
+/// first value of each kept; `ARROW:schema` is the first input's unless fields were
+/// appended, when it is rebuilt from each field's input. Returns the pairs and the conflicts.
+pub(super) fn merge_key_values(
+    inputs: &[Input<'_>],
+    schema: &MergedSchema<'_>,
+) -> Result<(Vec<KeyValuePair>, Vec<MetadataConflict>)> {
+    let mut kv: Vec<KeyValuePair> = Vec::new();
+    let mut conflicts = Vec::new();
+    let mut arrow_schemas: Vec<Option<Schema>> = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let mut own = None;
+        for KeyValue { key, value } in input.meta.file().key_value_metadata.iter().flatten() {
+            if *key == ARROW_SCHEMA_KEY.as_bytes() {
+                own = value
+                    .map(crate::arrow::restore::decode_arrow_schema)
+                    .transpose()
+                    .ok()
+                    .flatten();
+            }
+            match kv.iter().find(|(k, _)| k == key) {
+                None => kv.push((key.to_vec(), value.map(<[u8]>::to_vec))),
+                Some((_, v)) if v.as_deref() == *value => {}
+                Some(_) if *key == ARROW_SCHEMA_KEY.as_bytes() => {}
+                Some(_) => conflicts.push(MetadataConflict {
+                    key: String::from_utf8_lossy(key).into_owned(),
+                    input: input.name.clone(),
+                }),
+            }
+        }
+        arrow_schemas.push(own);
+    }
+    // ARROW:schema: the Arrow schemas must agree on the fields they share.
+    let kept = arrow_schemas.iter().flatten().next();
+    if let Some(kept) = kept {
+        for (input, s) in inputs.iter().zip(&arrow_schemas) {
+            let differs = s.as_ref().is_some_and(|s| {
+                s.fields
+                    .iter()
+                    .any(|f| kept.fields.iter().any(|k| k.name() == f.name() && k != f))
+            });
+            if differs {
+                conflicts.push(MetadataConflict {
+                    key: ARROW_SCHEMA_KEY.to_string(),
+                    input: input.name.clone(),
+                });
+            }
+        }
+    }
+    if kept.is_some() && !schema.appended.is_empty() {
+        let value = rebuilt_arrow_schema(inputs, &arrow_schemas, schema)?;
+        match kv
+            .iter_mut()
+            .find(|(k, _)| k == ARROW_SCHEMA_KEY.as_bytes())
+        {
+            Some((_, v)) => *v = Some(value.into_bytes()),
+            None => kv.push((
+                ARROW_SCHEMA_KEY.as_bytes().to_vec(),
+                Some(value.into_bytes()),
+            )),
+        }
+    }
+    Ok((kv, conflicts))
+}
+
+/// The `ARROW:schema` value of the merged schema: each output field as the input it came
+/// from reads it (its stored Arrow field, or the type read from its Parquet schema).
+fn rebuilt_arrow_schema(
+    inputs: &[Input<'_>],
+    stored: &[Option<Schema>],
+    schema: &MergedSchema<'_>,
+) -> Result<String> {
+    let descr = SchemaDescriptor::new(&schema.elements)?;
+    let mut fields = Vec::with_capacity(descr.fields().len());
+    let mut metadata = None;
+    for &of in descr.fields() {
+        let name = descr.node(of).name;
+        let mut found = None;
+        for (input, s) in inputs.iter().zip(stored) {
+            if let Some(f) = s
+                .as_ref()
+                .and_then(|s| s.fields.iter().find(|f| f.name() == name))
+            {
+                metadata.get_or_insert_with(|| s.as_ref().map(|s| s.metadata.clone()));
+                found = Some(f.clone());
+                break;
+            }
+            if field_by_name(input.meta.schema_descr(), name, &input.name)?.is_some() {
+                let read = input_arrow_schema(input)?;
+                found = read.fields.iter().find(|f| f.name() == name).cloned();
+                break;
+            }
+        }
+        fields.push(found.ok_or_else(|| {
+            Error::invalid(format!("no input gives an Arrow type for field {name:?}"))
+        })?);
+    }
+    let mut out = Schema::new(fields);
+    if let Some(Some(m)) = metadata {
+        out.metadata = m;
+    }
+    out.metadata.remove(ARROW_SCHEMA_KEY);
+    let bytes = quiver_ipc::IpcSchema::new(Arc::new(out)).to_message_bytes()?;
+    Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
+/// The Arrow schema the reader gives `input`.
+fn input_arrow_schema(input: &Input<'_>) -> Result<Schema> {
+    let kv: Vec<(&[u8], Option<&[u8]>)> = input
+        .meta
+        .file()
+        .key_value_metadata
+        .iter()
+        .flatten()
+        .map(|kv| (kv.key, kv.value))
+        .collect();
+    let a = crate::arrow::arrow_schema(
+        input.meta.schema_descr(),
+        input.meta.schema(),
+        &kv,
+        &ReadOptions::default(),
+    )?;
+    Ok(a.schema)
+}

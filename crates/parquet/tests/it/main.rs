@@ -7,6 +7,7 @@ mod bomb;
 mod common;
 mod files;
 mod lzo_pages;
+mod merge;
 mod mutants;
 mod mutate;
 mod read_values;

@@ -1,0 +1,497 @@
+//! Merging files (`file::merge`) read back as the concatenation of its inputs.
+//!
+//! The inputs come from every official file quiver reads: each is read, cut in two, and each
+//! half written by quiver's writer (dictionaries per half, so the halves' dictionaries differ
+//! and must be merged; the second half under another codec and page version, so its pages
+//! must be re-compressed), then merged verbatim and coalescing, with the default dictionary
+//! limit and with a tiny one that forces PLAIN pages. The merged file must read as the
+//! original file. Schema changes (reordered, missing and appended fields), errors, statistics,
+//! Bloom filters and sorting columns have tests of their own; `merge_oracles.rs` checks the
+//! same against pyarrow, DuckDB, polars and Spark.
+
+use crate::common::parquet_files;
+use quiver_arrow::array::{Array, PrimitiveArray, StringArray};
+use quiver_arrow::compute::first_difference;
+use quiver_arrow::datatype::{DataType, Field, Schema, SchemaRef};
+use quiver_arrow::parallel::ThreadPool;
+use quiver_arrow::{RecordBatch, Result};
+use quiver_parquet::arrow::column_writer::{BloomOptions, PageVersion};
+use quiver_parquet::arrow::options::ReadOptions;
+use quiver_parquet::codec::Codec;
+use quiver_parquet::file::FileReader;
+use quiver_parquet::file::merge::{MergeInput, MergeOptions, MergeReport, RowGroupTarget, merge};
+use quiver_parquet::file::writer::{FileWriter, WriteOptions};
+use quiver_parquet::format::SortingColumn;
+use std::sync::Arc;
+
+/// Writes `batches` with `opts`.
+pub fn write(schema: &SchemaRef, batches: &[RecordBatch], opts: &WriteOptions) -> Result<Vec<u8>> {
+    let mut w = FileWriter::new(Vec::new(), schema.clone(), opts.clone())?;
+    for b in batches {
+        w.write(b)?;
+    }
+    Ok(w.close()?.0)
+}
+
+/// Every batch of `bytes`, with the schema.
+pub fn read(bytes: &[u8]) -> Result<(SchemaRef, Vec<RecordBatch>)> {
+    let r = FileReader::try_new(
+        bytes,
+        ReadOptions {
+            verify_crc: false,
+            ..ReadOptions::default()
+        },
+    )?;
+    Ok((r.schema().clone(), r.read_all()?))
+}
+
+/// The rows of `batches` (of `schema`), column by column, concatenated.
+fn columns_of(schema: &SchemaRef, batches: &[RecordBatch]) -> Vec<Array> {
+    (0..schema.fields.len())
+        .map(|c| {
+            let parts: Vec<&Array> = batches.iter().map(|b| b.column(c)).collect();
+            if parts.is_empty() {
+                let t = schema.fields[c].data_type();
+                return quiver_arrow::builder::make_builder(t, 0).unwrap().finish();
+            }
+            quiver_arrow::compute::concat(&parts).unwrap()
+        })
+        .collect()
+}
+
+fn columns(batches: &[RecordBatch], n: usize) -> Vec<Array> {
+    columns_of(&batches[0].schema().clone(), batches)[..n].to_vec()
+}
+
+/// Asserts that `merged` reads as `expected` (batches of `schema`).
+fn assert_reads_as(merged: &[u8], schema: &SchemaRef, expected: &[RecordBatch], what: &str) {
+    let (got_schema, got) = read(merged).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(got_schema.fields, schema.fields, "{what}: schema");
+    for (c, (a, b)) in columns_of(schema, expected)
+        .iter()
+        .zip(columns_of(schema, &got))
+        .enumerate()
+    {
+        if let Some(d) = first_difference(a, &b) {
+            panic!("{what}: column {c} ({}): {d}", schema.fields[c].name());
+        }
+    }
+}
+
+/// Merges `files` (bytes) with `opts`.
+pub fn merge_bytes(files: &[&[u8]], opts: &MergeOptions) -> Result<(Vec<u8>, MergeReport)> {
+    let names: Vec<String> = (0..files.len()).map(|i| format!("input {i}")).collect();
+    let inputs: Vec<MergeInput<'_>> = files
+        .iter()
+        .zip(&names)
+        .map(|(b, name)| MergeInput {
+            name,
+            bytes: b,
+            file: None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let report = merge(&inputs, &mut out, opts)?;
+    Ok((out, report))
+}
+
+fn coalescing() -> MergeOptions {
+    MergeOptions {
+        coalesce: Some(RowGroupTarget::default()),
+        threads: ThreadPool::sequential(),
+        ..MergeOptions::default()
+    }
+}
+
+fn verbatim() -> MergeOptions {
+    MergeOptions {
+        coalesce: None,
+        ..coalescing()
+    }
+}
+
+/// The two halves of every official file quiver reads, written by quiver (the second with
+/// zstd and v2 pages), with the whole file's batches.
+fn halves() -> Vec<(String, SchemaRef, Vec<RecordBatch>, Vec<u8>, Vec<u8>)> {
+    let Some(files) = parquet_files() else {
+        return Vec::new();
+    };
+    let mut first = WriteOptions {
+        threads: ThreadPool::sequential(),
+        ..WriteOptions::default()
+    };
+    first.column.page_rows = 100;
+    let mut second = first.clone();
+    second.column.codec = Codec::Zstd;
+    second.column.page_version = PageVersion::V2;
+    let mut out = Vec::new();
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        let Ok((schema, batches)) = read(&bytes) else {
+            continue;
+        };
+        let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
+        if rows < 2 || schema.fields.is_empty() {
+            continue;
+        }
+        let whole = RecordBatch::try_new_with_rows(
+            schema.clone(),
+            columns(&batches, schema.fields.len()),
+            rows,
+        )
+        .unwrap();
+        let (a, b) = (
+            whole.slice(0, rows / 2),
+            whole.slice(rows / 2, rows - rows / 2),
+        );
+        // Types quiver reads but cannot write (e.g. a time zone only INT96 has) are left out.
+        let (Ok(x), Ok(y)) = (write(&schema, &[a], &first), write(&schema, &[b], &second)) else {
+            continue;
+        };
+        // The merged file must read as its inputs read: their schema as quiver wrote it.
+        let (written, mut expected) = read(&x).unwrap();
+        expected.extend(read(&y).unwrap().1);
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        out.push((name, written, expected, x, y));
+    }
+    out
+}
+
+#[test]
+fn halves_of_every_official_file_merge_into_the_file() {
+    let cases = halves();
+    if cases.is_empty() {
+        return;
+    }
+    let mut tiny = coalescing();
+    tiny.dictionary_limit = 16;
+    let mut totals = MergeReport::default().pages;
+    for (name, schema, whole, a, b) in &cases {
+        for (mode, opts) in [
+            ("verbatim", verbatim()),
+            ("coalescing", coalescing()),
+            ("tiny dictionary", tiny.clone()),
+        ] {
+            let what = format!("{name} ({mode})");
+            let (merged, report) =
+                merge_bytes(&[a, b], &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_reads_as(&merged, schema, whole, &what);
+            let rows: usize = whole.iter().map(RecordBatch::num_rows).sum();
+            assert_eq!(report.rows as usize, rows, "{what}");
+            totals.remapped += report.pages.remapped;
+            totals.reencoded += report.pages.reencoded;
+            totals.recompressed += report.pages.recompressed;
+            totals.copied += report.pages.copied;
+        }
+    }
+    // The cases did exercise every path.
+    assert!(cases.len() > 40, "{} files", cases.len());
+    for (what, n) in [
+        ("remapped", totals.remapped),
+        ("re-encoded", totals.reencoded),
+        ("re-compressed", totals.recompressed),
+        ("copied", totals.copied),
+    ] {
+        assert!(n > 100, "only {n} pages {what}");
+    }
+}
+
+#[test]
+fn official_files_merged_with_themselves_read_twice() {
+    let Some(files) = parquet_files() else {
+        return;
+    };
+    let mut n = 0;
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        let Ok((schema, batches)) = read(&bytes) else {
+            continue;
+        };
+        let twice: Vec<RecordBatch> = batches.iter().chain(&batches).cloned().collect();
+        for opts in [verbatim(), coalescing()] {
+            let what = format!("{} ({:?})", f.display(), opts.coalesce);
+            let (merged, report) =
+                merge_bytes(&[&bytes, &bytes], &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+            if twice.is_empty() {
+                assert_eq!(report.rows, 0, "{what}");
+                assert_eq!(read(&merged).unwrap().0.fields, schema.fields, "{what}");
+            } else {
+                assert_reads_as(&merged, &schema, &twice, &what);
+            }
+        }
+        n += 1;
+    }
+    assert!(n > 50, "{n} files");
+}
+
+fn int_batch(schema: &SchemaRef, cols: Vec<Array>) -> RecordBatch {
+    RecordBatch::try_new(schema.clone(), cols).unwrap()
+}
+
+fn ints(v: &[Option<i64>]) -> Array {
+    Array::I64(PrimitiveArray::from_options(v.iter().copied()))
+}
+
+fn strs(v: &[Option<&str>]) -> Array {
+    Array::Utf8(StringArray::from_options(v.iter().copied()))
+}
+
+#[test]
+fn reordered_missing_and_appended_fields() {
+    let ab = Arc::new(Schema::new(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("b", DataType::Utf8, true),
+    ]));
+    let ba = Arc::new(Schema::new(vec![
+        Field::new("b", DataType::Utf8, true),
+        Field::new("a", DataType::Int64, true),
+    ]));
+    let a_only = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true)]));
+    let ac = Arc::new(Schema::new(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("c", DataType::Utf8, true),
+    ]));
+    let opts = WriteOptions::default();
+    let f1 = write(
+        &ab,
+        &[int_batch(
+            &ab,
+            vec![ints(&[Some(1), None]), strs(&[Some("x"), Some("y")])],
+        )],
+        &opts,
+    )
+    .unwrap();
+    let f2 = write(
+        &ba,
+        &[int_batch(
+            &ba,
+            vec![strs(&[None, Some("z")]), ints(&[Some(3), Some(4)])],
+        )],
+        &opts,
+    )
+    .unwrap();
+    let f3 = write(
+        &a_only,
+        &[int_batch(&a_only, vec![ints(&[Some(5)])])],
+        &opts,
+    )
+    .unwrap();
+    let f4 = write(
+        &ac,
+        &[int_batch(
+            &ac,
+            vec![ints(&[Some(6), Some(7)]), strs(&[Some("p"), None])],
+        )],
+        &opts,
+    )
+    .unwrap();
+    let abc = Arc::new(Schema::new(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("b", DataType::Utf8, true),
+        Field::new("c", DataType::Utf8, true),
+    ]));
+    let expected = int_batch(
+        &abc,
+        vec![
+            ints(&[Some(1), None, Some(3), Some(4), Some(5), Some(6), Some(7)]),
+            strs(&[Some("x"), Some("y"), None, Some("z"), None, None, None]),
+            strs(&[None, None, None, None, None, Some("p"), None]),
+        ],
+    );
+    for opts in [verbatim(), coalescing()] {
+        let (merged, report) = merge_bytes(&[&f1, &f2, &f3, &f4], &opts).unwrap();
+        assert_reads_as(
+            &merged,
+            &abc,
+            std::slice::from_ref(&expected),
+            "schema changes",
+        );
+        assert_eq!(report.appended_fields, vec!["c".to_string()]);
+        assert!(report.pages.nulls >= 3, "{report:?}");
+    }
+}
+
+#[test]
+fn incompatible_inputs_are_errors_naming_the_input_and_field() {
+    let opts = WriteOptions::default();
+    let a = Arc::new(Schema::new(vec![Field::new("a", DataType::Int64, true)]));
+    let a32 = Arc::new(Schema::new(vec![Field::new("a", DataType::Int32, true)]));
+    let req = Arc::new(Schema::new(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("r", DataType::Int64, false),
+    ]));
+    let f = write(&a, &[int_batch(&a, vec![ints(&[Some(1)])])], &opts).unwrap();
+    let f32 = write(
+        &a32,
+        &[int_batch(
+            &a32,
+            vec![Array::I32(PrimitiveArray::from_options([Some(1)]))],
+        )],
+        &opts,
+    )
+    .unwrap();
+    let fr = write(
+        &req,
+        &[int_batch(&req, vec![ints(&[Some(1)]), ints(&[Some(2)])])],
+        &opts,
+    )
+    .unwrap();
+    let err = |files: &[&[u8]]| merge_bytes(files, &coalescing()).unwrap_err().to_string();
+    let e = err(&[&f, &f32]);
+    assert!(
+        e.contains("input 1") && e.contains("\"a\"") && e.contains("INT32"),
+        "{e}"
+    );
+    let e = err(&[&fr, &f]);
+    assert!(
+        e.contains("input 1") && e.contains("\"r\"") && e.contains("required"),
+        "{e}"
+    );
+    let e = err(&[&f, &f[..f.len() - 3]]);
+    assert!(e.contains("input 1"), "{e}");
+    let e = err(&[&f, b"not a parquet file at all"]);
+    assert!(
+        e.contains("input 1") && e.contains("not a Parquet file"),
+        "{e}"
+    );
+    let e = merge_bytes(&[], &coalescing()).unwrap_err().to_string();
+    assert!(e.contains("no input"), "{e}");
+}
+
+#[test]
+fn merged_statistics_equal_those_of_the_data_written_whole() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("i", DataType::Int64, true),
+        Field::new("s", DataType::Utf8, true),
+        Field::new("f", DataType::Float64, true),
+    ]));
+    let batch = |i: &[Option<i64>], s: &[Option<&str>], f: &[Option<f64>]| {
+        int_batch(
+            &schema,
+            vec![
+                ints(i),
+                strs(s),
+                Array::F64(PrimitiveArray::from_options(f.iter().copied())),
+            ],
+        )
+    };
+    let parts = [
+        batch(
+            &[Some(5), None, Some(-3)],
+            &[Some("m"), Some("zz"), None],
+            &[Some(f64::NAN), Some(1.5), None],
+        ),
+        batch(&[None, None], &[None, None], &[None, None]),
+        batch(
+            &[Some(9), Some(0)],
+            &[Some("a"), Some("b")],
+            &[Some(-0.0), Some(7.0)],
+        ),
+    ];
+    let opts = WriteOptions::default();
+    let files: Vec<Vec<u8>> = parts
+        .iter()
+        .map(|p| write(&schema, std::slice::from_ref(p), &opts).unwrap())
+        .collect();
+    let refs: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+    let (merged, _) = merge_bytes(&refs, &coalescing()).unwrap();
+    let whole = write(&schema, &parts, &opts).unwrap();
+    let stats = |bytes: &[u8]| {
+        let m = quiver_parquet::metadata::parse_file(bytes).unwrap();
+        (0..3)
+            .map(|c| {
+                let chunk = m.column_chunk(0, c).unwrap().into_owned();
+                let s = chunk.meta_data.unwrap().statistics.unwrap().get();
+                (
+                    s.min_value.map(<[u8]>::to_vec),
+                    s.max_value.map(<[u8]>::to_vec),
+                    s.null_count,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(stats(&merged), stats(&whole));
+}
+
+#[test]
+fn bloom_filters_are_united() {
+    let schema = Arc::new(Schema::new(vec![Field::new("s", DataType::Utf8, true)]));
+    let mut opts = WriteOptions::default();
+    opts.column.bloom = Some(BloomOptions {
+        ndv: 100,
+        fpp: 0.01,
+    });
+    let values_a: Vec<String> = (0..60).map(|i| format!("a{i}")).collect();
+    let values_b: Vec<String> = (0..60).map(|i| format!("b{i}")).collect();
+    let file = |v: &[String], opts: &WriteOptions| {
+        let col: Vec<Option<&str>> = v.iter().map(|s| Some(s.as_str())).collect();
+        write(&schema, &[int_batch(&schema, vec![strs(&col)])], opts).unwrap()
+    };
+    let mut bigger = opts.clone();
+    bigger.column.bloom = Some(BloomOptions {
+        ndv: 5000,
+        fpp: 0.01,
+    });
+    let (a, b) = (file(&values_a, &opts), file(&values_b, &bigger));
+    let bloom_of = |bytes: &[u8], g: usize| {
+        let m = quiver_parquet::metadata::parse_file(bytes).unwrap();
+        let meta = m
+            .column_chunk(g, 0)
+            .unwrap()
+            .into_owned()
+            .meta_data
+            .unwrap();
+        let at = meta.bloom_filter_offset.unwrap() as usize;
+        quiver_parquet::bloom::Sbbf::read(&bytes[at..]).unwrap().0
+    };
+    let (merged, _) = merge_bytes(&[&a, &b], &coalescing()).unwrap();
+    let united = bloom_of(&merged, 0);
+    assert_eq!(united.as_bytes().len(), bloom_of(&a, 0).as_bytes().len());
+    for v in values_a.iter().chain(&values_b) {
+        assert!(
+            united.check(quiver_parquet::bloom::hash_bytes(v.as_bytes())),
+            "{v}"
+        );
+    }
+    // Verbatim: each row group keeps its own filter, byte for byte.
+    let (merged, _) = merge_bytes(&[&a, &b], &verbatim()).unwrap();
+    assert_eq!(bloom_of(&merged, 1), bloom_of(&b, 0));
+}
+
+#[test]
+fn sorting_columns_survive_only_where_still_true() {
+    let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::Int64, true)]));
+    let mut opts = WriteOptions::default();
+    opts.sorting_columns = vec![SortingColumn {
+        column_idx: 0,
+        descending: false,
+        nulls_first: false,
+    }];
+    let file =
+        |v: &[Option<i64>]| write(&schema, &[int_batch(&schema, vec![ints(v)])], &opts).unwrap();
+    let (a, b, c) = (
+        file(&[Some(1), Some(2)]),
+        file(&[Some(2), Some(5)]),
+        file(&[Some(3), Some(4)]),
+    );
+    let sorting = |bytes: &[u8]| {
+        let m = quiver_parquet::metadata::parse_file(bytes).unwrap();
+        (0..m.num_row_groups())
+            .map(|g| m.row_group(g).unwrap().sorting_columns.clone())
+            .collect::<Vec<_>>()
+    };
+    let (merged, report) = merge_bytes(&[&a, &b], &coalescing()).unwrap();
+    assert_eq!(sorting(&merged), vec![Some(opts.sorting_columns.clone())]);
+    assert!(report.notes.is_empty(), "{report:?}");
+    let (merged, report) = merge_bytes(&[&b, &c], &coalescing()).unwrap();
+    assert_eq!(sorting(&merged), vec![None]);
+    assert!(
+        report.notes.iter().any(|n| n.contains("sorting_columns")),
+        "{report:?}"
+    );
+    let (merged, _) = merge_bytes(&[&b, &c], &verbatim()).unwrap();
+    assert_eq!(
+        sorting(&merged),
+        vec![Some(opts.sorting_columns.clone()); 2]
+    );
+}

@@ -110,9 +110,12 @@ fn verbatim() -> MergeOptions {
     }
 }
 
+/// A file's name, the schema and batches its halves read as, and the halves.
+type Halves = (String, SchemaRef, Vec<RecordBatch>, Vec<u8>, Vec<u8>);
+
 /// The two halves of every official file quiver reads, written by quiver (the second with
 /// zstd and v2 pages), with the whole file's batches.
-fn halves() -> Vec<(String, SchemaRef, Vec<RecordBatch>, Vec<u8>, Vec<u8>)> {
+fn halves() -> Vec<Halves> {
     let Some(files) = parquet_files() else {
         return Vec::new();
     };
@@ -461,12 +464,14 @@ fn bloom_filters_are_united() {
 #[test]
 fn sorting_columns_survive_only_where_still_true() {
     let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::Int64, true)]));
-    let mut opts = WriteOptions::default();
-    opts.sorting_columns = vec![SortingColumn {
-        column_idx: 0,
-        descending: false,
-        nulls_first: false,
-    }];
+    let opts = WriteOptions {
+        sorting_columns: vec![SortingColumn {
+            column_idx: 0,
+            descending: false,
+            nulls_first: false,
+        }],
+        ..WriteOptions::default()
+    };
     let file =
         |v: &[Option<i64>]| write(&schema, &[int_batch(&schema, vec![ints(v)])], &opts).unwrap();
     let (a, b, c) = (

@@ -68,6 +68,12 @@ pub enum Command {
         after_help = "Examples:\n  quiver merge all.parquet part-0.parquet part-1.parquet\n  quiver merge all.parquet data/ --row-group-size 128MiB\n  quiver merge all.parquet data/ --verbatim --json"
     )]
     Merge(MergeArgs),
+    /// Compact a directory of Parquet files: in each partition folder, small files are merged
+    /// into files of about --target-file-size, then removed.
+    #[command(
+        after_help = "Examples:\n  quiver compact lake/events --dry-run\n  quiver compact lake/events --target-file-size 256MiB --row-group-size 1048576"
+    )]
+    Compact(CompactArgs),
     /// Write a deterministic synthetic data set (TPC-H lineitem-like, or nested).
     #[command(
         after_help = "Examples:\n  quiver generate lineitem --rows 6000000 -o lineitem.arrow\n  quiver generate nested --rows 1000 -o nested.jsonl\n  quiver generate lineitem --rows 1000000 -o lineitem.parquet --compression zstd"
@@ -306,6 +312,13 @@ pub struct MergeArgs {
     /// files and names starting with _ left out).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub merge: MergeOptionArgs,
+}
+
+/// How `quiver merge` and `quiver compact` merge files.
+#[derive(Debug, Args, Clone, Default)]
+pub struct MergeOptionArgs {
     /// Keep every input row group as one output row group (no joining).
     #[arg(long, conflicts_with = "row_group_size")]
     pub verbatim: bool,
@@ -327,6 +340,27 @@ pub struct MergeArgs {
     /// Print the report as JSON on standard output.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `quiver compact`.
+#[derive(Debug, Args)]
+pub struct CompactArgs {
+    /// The directory: it and every folder below it (e.g. Hive-style key=value folders) is a
+    /// partition whose small Parquet files are compacted.
+    pub dir: PathBuf,
+    /// The size of the files to make, e.g. 512MiB (the default): files are packed, in name
+    /// order, up to it; files already that large stay as they are.
+    #[arg(long, value_name = "BYTES", value_parser = parse_page_size)]
+    pub target_file_size: Option<usize>,
+    /// Print the plan (files in, files out, sizes) without writing or removing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Keep the input files (by default they are removed once every output of their
+    /// partition is in place).
+    #[arg(long)]
+    pub keep_inputs: bool,
+    #[command(flatten)]
+    pub merge: MergeOptionArgs,
 }
 
 /// `--row-group-size`.

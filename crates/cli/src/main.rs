@@ -6,6 +6,7 @@
 
 mod args;
 mod cat;
+mod compact;
 mod convert;
 mod describe;
 mod format;
@@ -73,6 +74,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scan(a) => scan::run(&a, quiet),
         Command::Validate(a) => validate::run(&a),
         Command::Merge(a) => merge::run(&a, quiet),
+        Command::Compact(a) => compact::run(&a, quiet),
         Command::Generate(a) => convert::run_generate(&a, quiet),
     }
 }

@@ -2,19 +2,23 @@
 //! chunks (quiver-parquet's `file::merge`), without decoding values; the report says what was
 //! copied and what was rewritten.
 
-use crate::args::{MergeArgs, RowGroupSize};
+use crate::args::{MergeArgs, MergeOptionArgs, RowGroupSize};
 use crate::numbers::{count, group};
 use crate::output::Output;
+use crate::progress::Progress;
+use crate::source::Position;
 use anyhow::{Context, Result};
 use bytes::Bytes;
 use quiver_arrow::parallel::ThreadPool;
 use quiver_parquet::file::merge::{
-    FileSink, MergeInput, MergeOptions, MergeReport, RowGroupTarget, merge,
+    FileSink, MergeInput, MergeOptions, MergeReport, Progress as MergeProgress, RowGroupTarget,
+    merge,
 };
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Whether a directory entry is one a writer leaves beside its data (`_SUCCESS`, `.crc`,
@@ -53,7 +57,7 @@ pub fn list_inputs(paths: &[PathBuf], exclude: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// The merge options `a` asks for.
-pub fn options(a: &MergeArgs) -> Result<MergeOptions> {
+pub fn options(a: &MergeOptionArgs) -> Result<MergeOptions> {
     let coalesce = if a.verbatim {
         None
     } else {
@@ -120,6 +124,33 @@ pub fn merge_into(
     Ok(report)
 }
 
+/// A progress bar fed by a merge's progress callback.
+pub struct MergeBar(Arc<Mutex<Progress>>);
+
+/// A bar labelled `message`, never shown when `quiet`.
+pub fn progress_bar(quiet: bool, message: &str) -> MergeBar {
+    MergeBar(Arc::new(Mutex::new(Progress::new(quiet, message))))
+}
+
+impl MergeBar {
+    /// The callback to put in `MergeOptions::progress`.
+    pub fn callback(&self) -> MergeProgress {
+        let bar = self.0.clone();
+        MergeProgress(Arc::new(move |done, total| {
+            if let Ok(mut p) = bar.lock() {
+                p.update(Position::Bytes(done, Some(total)));
+            }
+        }))
+    }
+
+    /// Removes the bar.
+    pub fn clear(&self) {
+        if let Ok(p) = self.0.lock() {
+            p.clear();
+        }
+    }
+}
+
 /// Runs `quiver merge`.
 pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
     let start = Instant::now();
@@ -129,13 +160,17 @@ pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
             "no input files (directories are read for their files, hidden ones left out)"
         );
     }
-    let opts = options(a)?;
+    let mut opts = options(&a.merge)?;
+    let bar = progress_bar(quiet || a.merge.json, "merging");
+    opts.progress = Some(bar.callback());
     let inputs = open_inputs(&paths)?;
-    let report = merge_into(&inputs, &a.output, &opts)?;
+    let report = merge_into(&inputs, &a.output, &opts);
+    bar.clear();
+    let report = report?;
     let seconds = start.elapsed().as_secs_f64();
     let label = crate::source::label_of(&a.output);
     let mut out = std::io::stdout().lock();
-    if a.json {
+    if a.merge.json {
         writeln!(out, "{}", report_json(&report, &label, seconds))?;
     } else if !quiet {
         write_report(&mut std::io::stderr().lock(), &report, &label, seconds)?;

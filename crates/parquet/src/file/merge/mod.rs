@@ -84,6 +84,21 @@ pub struct MergeOptions {
     pub verify_crc: bool,
     /// The threads output chunks are built on.
     pub threads: ThreadPool,
+    /// Key-value metadata added to the merged file's (replacing a key's value).
+    pub key_value_metadata: Vec<(String, String)>,
+    /// Told, after each output row group, the stored bytes of input row groups merged so far
+    /// and in all.
+    pub progress: Option<Progress>,
+}
+
+/// A progress callback: (input bytes merged, input bytes in all).
+#[derive(Clone)]
+pub struct Progress(pub std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
 }
 
 impl Default for MergeOptions {
@@ -93,6 +108,8 @@ impl Default for MergeOptions {
             dictionary_limit: 1 << 20,
             verify_crc: false,
             threads: ThreadPool::global(),
+            key_value_metadata: Vec::new(),
+            progress: None,
         }
     }
 }
@@ -243,7 +260,11 @@ pub fn merge(
     }
     let opened = inputs.iter().map(open_input).collect::<Result<Vec<_>>>()?;
     let schema = schema::merge_schema(&opened)?;
-    let (kv, conflicts) = schema::merge_key_values(&opened, &schema)?;
+    let (mut kv, conflicts) = schema::merge_key_values(&opened, &schema)?;
+    for (k, v) in &opts.key_value_metadata {
+        kv.retain(|(key, _)| key != k.as_bytes());
+        kv.push((k.as_bytes().to_vec(), Some(v.as_bytes().to_vec())));
+    }
     let cx = Cx {
         inputs: &opened,
         schema: &schema,
@@ -270,8 +291,23 @@ pub fn merge(
         groups: Vec::with_capacity(groups.len()),
     };
     w.put(crate::metadata::MAGIC)?;
+    let sizes = |g: &[(usize, usize, u64)]| -> Result<u64> {
+        g.iter().try_fold(0u64, |n, &(i, r, _)| {
+            let rg = opened[i].meta.row_group(r)?;
+            Ok(n + rg
+                .total_compressed_size
+                .unwrap_or(rg.total_byte_size)
+                .max(0) as u64)
+        })
+    };
+    let total = groups.iter().map(|g| sizes(g)).sum::<Result<u64>>()?;
+    let mut done = 0;
     for group in &groups {
         w.group(&cx, group)?;
+        if let Some(p) = &opts.progress {
+            done += sizes(group)?;
+            (p.0)(done, total);
+        }
     }
     let mut records = std::mem::take(&mut w.groups);
     let pos = w.pos;

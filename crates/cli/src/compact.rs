@@ -233,6 +233,9 @@ pub fn run(a: &CompactArgs, quiet: bool) -> Result<ExitCode> {
     let mut k = 0;
     let bar = progress_bar(quiet || a.merge.json, "compacting");
     for dir in dirs {
+        if !a.dry_run {
+            crate::output::remove_stale_temporaries(&dir);
+        }
         let (plan, _) = plan_partition(&dir, target)?;
         if plan.groups.is_empty() && plan.leftovers.is_empty() {
             continue;

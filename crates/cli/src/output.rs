@@ -159,19 +159,34 @@ fn temp_beside(dir: &Path, name: &str) -> io::Result<NamedTempFile> {
 /// Removes the stale temporary files of the target `name` in `dir` (see the module docs).
 /// Best effort: what cannot be read or removed is left alone.
 fn remove_stale(dir: &Path, name: &str) {
+    remove_stale_where(dir, Some(name));
+}
+
+/// Removes the stale temporaries of every target in `dir` (see [`remove_stale`]).
+pub fn remove_stale_temporaries(dir: &Path) {
+    remove_stale_where(dir, None);
+}
+
+fn remove_stale_where(dir: &Path, name: Option<&str>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let prefix = format!(".{name}.");
     for entry in entries.flatten() {
         let file_name = entry.file_name();
-        let Some(middle) = file_name
+        // `.NAME.PID.XXXXXX.quiver-tmp`: the PID is the second field from the end.
+        let Some(rest) = file_name
             .to_str()
-            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_prefix('.'))
             .and_then(|n| n.strip_suffix(SUFFIX))
         else {
             continue;
         };
+        let mut fields = rest.rsplitn(3, '.');
+        let (_, pid, target) = (fields.next(), fields.next(), fields.next());
+        if name.is_some_and(|n| target != Some(n)) || target.is_none() {
+            continue;
+        }
+        let middle = pid.unwrap_or("");
         let idle = entry
             .metadata()
             .and_then(|m| m.modified())

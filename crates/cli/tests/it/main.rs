@@ -6,6 +6,7 @@ mod detection;
 mod display;
 mod failures;
 mod inspect;
+mod merge;
 mod parquet;
 mod parquet_write;
 mod pyarrow;

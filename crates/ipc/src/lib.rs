@@ -5,7 +5,8 @@
 //! [`message`] (encapsulated message framing, the schema message) → [`compression`] (LZ4 frame
 //! / ZSTD body buffers) → [`read`](mod@read) / [`write`](mod@write) (record batches,
 //! dictionaries, streams and files). [`inspect`] shows the physical layout of files and
-//! streams without decoding arrays.
+//! streams without decoding arrays. [`merge`](mod@merge) joins IPC files of one schema into one,
+//! copying their record batch messages as they are.
 //!
 //! Readers and writers split the (de)compression of a message's buffers over the
 //! [`ThreadPool`](quiver_arrow::parallel::ThreadPool) of their options: the global pool, one
@@ -19,6 +20,7 @@ mod fb;
 
 pub mod compression;
 pub mod inspect;
+pub mod merge;
 pub mod message;
 pub mod read;
 pub mod schema;

@@ -46,6 +46,10 @@ pub struct BufferLabel {
 pub struct FieldLayout {
     /// Field names from the root, joined by `.`.
     pub path: String,
+    /// Child indices from the schema root, the convention of
+    /// [`DictionaryFields`](crate::DictionaryFields) (for a dictionary batch, from the path of
+    /// the first field using its id).
+    pub field_path: Vec<usize>,
     /// Nesting depth (0 for a column or a dictionary's values).
     pub depth: usize,
     /// The field's type.
@@ -73,8 +77,13 @@ pub fn label_buffers(schema: &IpcSchema, info: &MessageInfo) -> Result<Vec<Field
     };
     match info.header {
         MessageHeader::RecordBatch => {
-            for f in schema.schema.fields.iter() {
-                walk.field(f.name().to_string(), 0, f.data_type())?;
+            for (i, f) in schema.schema.fields.iter().enumerate() {
+                let at = Position {
+                    path: f.name().to_string(),
+                    field_path: vec![i],
+                    depth: 0,
+                };
+                walk.field(at, f.data_type())?;
             }
         }
         MessageHeader::DictionaryBatch => {
@@ -83,7 +92,12 @@ pub fn label_buffers(schema: &IpcSchema, info: &MessageInfo) -> Result<Vec<Field
             let (value, path) = types.get(&id).ok_or_else(|| {
                 Error::oos(format!("no field of the schema has dictionary id {id}"))
             })?;
-            walk.field(path_name(&schema.schema, path), 0, value)?;
+            let at = Position {
+                path: path_name(&schema.schema, path),
+                field_path: path.clone(),
+                depth: 0,
+            };
+            walk.field(at, value)?;
         }
         _ => return Ok(Vec::new()),
     }
@@ -114,6 +128,13 @@ fn roles(dt: &DataType, v4_unions: bool) -> Vec<BufferRole> {
     kinds.map(BufferRole::Fixed).collect()
 }
 
+/// Where a field is: its names, its indices and its depth.
+struct Position {
+    path: String,
+    field_path: Vec<usize>,
+    depth: usize,
+}
+
 /// The walk over one message's nodes, buffers and variadic counts.
 struct Labeler<'a> {
     info: &'a MessageInfo,
@@ -125,8 +146,9 @@ struct Labeler<'a> {
 }
 
 impl Labeler<'_> {
-    /// Labels the field at `path` and its children.
-    fn field(&mut self, path: String, depth: usize, dt: &DataType) -> Result<()> {
+    /// Labels the field at `at` and its children.
+    fn field(&mut self, at: Position, dt: &DataType) -> Result<()> {
+        let path = &at.path;
         let i = self.next_node;
         let &(length, null_count) = self
             .info
@@ -136,21 +158,29 @@ impl Labeler<'_> {
         self.next_node += 1;
         let mut buffers = Vec::new();
         for role in roles(dt, self.v4_unions) {
-            buffers.push(self.buffer(role, &path)?);
+            buffers.push(self.buffer(role, path)?);
         }
         if dt.layout().variadic {
-            self.variadic(&path, &mut buffers)?;
+            self.variadic(path, &mut buffers)?;
         }
         self.out.push(FieldLayout {
             path: path.clone(),
-            depth,
+            field_path: at.field_path.clone(),
+            depth: at.depth,
             data_type: dt.clone(),
             length,
             null_count,
             buffers,
         });
-        for c in dt.layout().children.iter() {
-            self.field(format!("{path}.{}", c.name()), depth + 1, c.data_type())?;
+        for (j, c) in dt.layout().children.iter().enumerate() {
+            let mut field_path = at.field_path.clone();
+            field_path.push(j);
+            let child = Position {
+                path: format!("{path}.{}", c.name()),
+                field_path,
+                depth: at.depth + 1,
+            };
+            self.field(child, c.data_type())?;
         }
         Ok(())
     }

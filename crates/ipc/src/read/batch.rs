@@ -1,9 +1,12 @@
-//! Record batch messages → validated record batches (sans-IO).
+//! Record batch messages → validated record batches (sans-IO), and the checks a record
+//! batch message passes when it is copied without being decoded.
 
 use super::ReadOptions;
+use super::body::{buffer_range, codec};
 use super::dictionary::DictionaryTable;
 use super::roots::{decode_roots, validated};
-use super::walk::{Env, Root};
+use super::walk::{Env, Needs, Root, check_counts, checked_node, count};
+use crate::fb::org::apache::arrow::flatbuf as fb;
 use crate::message::Message;
 use crate::schema::IpcSchema;
 use quiver_arrow::validate::Unvalidated;
@@ -59,6 +62,49 @@ pub fn decode_record_batch(
     // Dictionaries were validated in full when their messages were read (`DictionaryTable`);
     // each batch checks its own buffers and its keys against them.
     validated(Unvalidated::new(batch), options, true)
+}
+
+/// Checks a record batch message against `schema` without decoding its buffers: its length,
+/// the node, buffer and variadic counts the schema needs, every node (non-negative, no more
+/// nulls than slots; a column's node as long as the batch), every buffer range within the
+/// body, and a known compression codec. Returns the number of rows.
+///
+/// These are the format checks a reader makes before it looks at the values; what the
+/// buffers hold (offsets, UTF-8, dictionary keys, compressed frames) is left unchecked.
+pub(crate) fn check_record_batch(message: &Message, schema: &IpcSchema) -> Result<usize> {
+    let m = message.fb();
+    let rb = m
+        .header_as_record_batch()
+        .ok_or_else(|| Error::oos("message has no record batch"))?;
+    let rows = usize::try_from(rb.length())
+        .map_err(|_| Error::oos(format!("record batch length {} is negative", rb.length())))?;
+    let v4 = m.version() < fb::MetadataVersion::V5;
+    let types = || schema.schema.fields.iter().map(|f| f.data_type());
+    check_counts(&rb, types(), v4)?;
+    codec(&rb)?;
+    let nodes = rb.nodes().unwrap_or_default();
+    for i in 0..nodes.len() {
+        checked_node(&nodes, i)?;
+    }
+    let mut at = 0;
+    for (f, dt) in schema.schema.fields.iter().zip(types()) {
+        let node = checked_node(&nodes, at)?;
+        if node.len != rows {
+            return Err(Error::oos(format!(
+                "column \"{}\" has {} rows but the batch has {rows}",
+                f.name(),
+                node.len
+            )));
+        }
+        let mut needs = Needs::default();
+        count(dt, v4, &mut needs);
+        at += needs.nodes;
+    }
+    let body = message.body().len();
+    for (i, b) in rb.buffers().iter().flatten().enumerate() {
+        buffer_range(i, b.offset(), b.length(), body)?;
+    }
+    Ok(rows)
 }
 
 /// The schema of projected batches and which top-level columns to decode (`None`: all).

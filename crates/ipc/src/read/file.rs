@@ -71,6 +71,18 @@ struct Block {
     body_len: usize,
 }
 
+/// A message of a file as stored: the verified message and the bytes of its whole block
+/// (prefix, metadata, padding and body), for copying it as it is.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredMessage {
+    /// The message (its metadata and body are slices of `bytes`).
+    pub(crate) message: Message,
+    /// The block's bytes.
+    pub(crate) bytes: Bytes,
+    /// The bytes of the prefix, metadata and padding: the body starts here.
+    pub(crate) metadata_len: usize,
+}
+
 /// Reads an IPC file: the footer at construction, then batches on demand.
 ///
 /// ```no_run
@@ -223,7 +235,9 @@ impl<S: FileSource> FileReader<S> {
         };
         self.load_dictionaries()?;
         let ctx = |e: Error| e.context(format!("record batch {i}"));
-        let message = read_block(&mut self.source, block, MessageKind::RecordBatch).map_err(ctx)?;
+        let message = read_block(&mut self.source, block, MessageKind::RecordBatch)
+            .map_err(ctx)?
+            .message;
         let dictionaries = self.dictionaries.as_ref().expect("loaded above");
         let batch = decode_record_batch(&message, &self.schema, dictionaries, &self.options);
         Ok((batch.map_err(ctx)?, message.custom_metadata()))
@@ -242,12 +256,37 @@ impl<S: FileSource> FileReader<S> {
         let mut table = DictionaryTable::new_for_file(&self.schema)?;
         for (i, &block) in self.dictionary_blocks.iter().enumerate() {
             let ctx = |e: Error| e.context(format!("dictionary block {i}"));
-            let message =
+            let stored =
                 read_block(&mut self.source, block, MessageKind::DictionaryBatch).map_err(ctx)?;
-            table.apply(&message, &self.options).map_err(ctx)?;
+            table.apply(&stored.message, &self.options).map_err(ctx)?;
         }
         self.dictionaries = Some(table);
         Ok(())
+    }
+
+    /// Record batch `i` as stored, verified as a message but not decoded.
+    pub(crate) fn stored_batch(&mut self, i: usize) -> Result<StoredMessage> {
+        let block = *self.batch_blocks.get(i).ok_or_else(|| {
+            Error::invalid(format!(
+                "record batch {i} requested but the file has {}",
+                self.batch_blocks.len()
+            ))
+        })?;
+        read_block(&mut self.source, block, MessageKind::RecordBatch)
+            .map_err(|e| e.context(format!("record batch {i}")))
+    }
+
+    /// Dictionary batch `i` (in footer order) as stored, verified as a message but not
+    /// decoded.
+    pub(crate) fn stored_dictionary(&mut self, i: usize) -> Result<StoredMessage> {
+        let block = *self.dictionary_blocks.get(i).ok_or_else(|| {
+            Error::invalid(format!(
+                "dictionary batch {i} requested but the file has {}",
+                self.dictionary_blocks.len()
+            ))
+        })?;
+        read_block(&mut self.source, block, MessageKind::DictionaryBatch)
+            .map_err(|e| e.context(format!("dictionary block {i}")))
     }
 
     /// The source.
@@ -355,7 +394,11 @@ fn check_disjoint(dictionaries: &[Block], batches: &[Block]) -> Result<()> {
 }
 
 /// Reads the message of `block`, which must be of `kind`.
-fn read_block<S: FileSource>(source: &mut S, block: Block, kind: MessageKind) -> Result<Message> {
+fn read_block<S: FileSource>(
+    source: &mut S,
+    block: Block,
+    kind: MessageKind,
+) -> Result<StoredMessage> {
     let total = block.meta_len + block.body_len; // both within the file: no overflow
     let bytes = source.read_range(block.offset, total)?;
     let (prefix_len, metadata_len) = match parse_prefix(&bytes[..block.meta_len])? {
@@ -392,5 +435,9 @@ fn read_block<S: FileSource>(source: &mut S, block: Block, kind: MessageKind) ->
             message.kind()
         )));
     }
-    Ok(message)
+    Ok(StoredMessage {
+        message,
+        bytes,
+        metadata_len: block.meta_len,
+    })
 }

@@ -39,8 +39,11 @@ mod state;
 mod stream;
 mod walk;
 
+pub(crate) use batch::check_record_batch;
 pub use batch::decode_record_batch;
+pub(crate) use body::buffer_range;
 pub use dictionary::DictionaryTable;
+pub(crate) use file::StoredMessage;
 pub use file::{FileReader, FileSource, SeekSource};
 pub use push::StreamDecoder;
 pub use state::{Decoded, StreamState};

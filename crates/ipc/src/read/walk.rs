@@ -81,19 +81,9 @@ pub(crate) struct Walk<'a> {
 impl Walk<'_> {
     /// The next field node.
     pub(crate) fn node(&mut self) -> Result<Node> {
-        let i = self.next_node;
-        if i >= self.nodes.len() {
-            return Err(Error::oos(format!("field node {i} is missing")));
-        }
+        let node = checked_node(&self.nodes, self.next_node)?;
         self.next_node += 1;
-        let n = self.nodes.get(i);
-        let (len, nulls) = (n.length(), n.null_count());
-        match (usize::try_from(len), usize::try_from(nulls)) {
-            (Ok(len), Ok(nulls)) if nulls <= len => Ok(Node { len, nulls }),
-            _ => Err(Error::oos(format!(
-                "field node {i} has length {len} and null count {nulls}"
-            ))),
-        }
+        Ok(node)
     }
 
     /// The next buffer and its index in the message.
@@ -152,6 +142,25 @@ impl Walk<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Field node `i` of a message, checked to exist, be non-negative and have no more nulls
+/// than slots.
+pub(crate) fn checked_node(
+    nodes: &flatbuffers::Vector<'_, fb::FieldNode>,
+    i: usize,
+) -> Result<Node> {
+    if i >= nodes.len() {
+        return Err(Error::oos(format!("field node {i} is missing")));
+    }
+    let n = nodes.get(i);
+    let (len, nulls) = (n.length(), n.null_count());
+    match (usize::try_from(len), usize::try_from(nulls)) {
+        (Ok(len), Ok(nulls)) if nulls <= len => Ok(Node { len, nulls }),
+        _ => Err(Error::oos(format!(
+            "field node {i} has length {len} and null count {nulls}"
+        ))),
     }
 }
 

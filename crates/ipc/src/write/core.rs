@@ -7,7 +7,7 @@ use super::body::{EncodedBatch, compress_messages};
 use super::dictionary::DictionaryTracker;
 use super::encode::encode_raw;
 use crate::fb::org::apache::arrow::flatbuf as fb;
-use crate::message::{finish_message, padding, write_message};
+use crate::message::{ZEROS, finish_message, padding, write_message};
 use crate::schema::{Endianness, IpcSchema, schema_to_fb};
 use bytes::Bytes;
 use flatbuffers::FlatBufferBuilder;
@@ -89,18 +89,50 @@ impl<W: Write> Sink<W> {
         })
     }
 
+    /// Keeps the block of a message just written (file writers).
+    fn record(&mut self, dictionary: bool, block: Block) {
+        if self.keep_blocks {
+            if dictionary {
+                self.dictionary_blocks.push(block);
+            } else {
+                self.batch_blocks.push(block);
+            }
+        }
+    }
+
+    /// Writes a whole framed message as it is (`metadata_len` bytes of prefix, metadata and
+    /// padding, then the body), starting at the next multiple of 8 bytes (zero bytes fill the
+    /// gap, which only a message of a length not a multiple of 8 leaves).
+    fn write_framed(&mut self, dictionary: bool, bytes: &[u8], metadata_len: usize) -> Result<()> {
+        let gap = padding((self.out.position % 8) as usize, 8);
+        self.out.write_all(&ZEROS[..gap])?;
+        let offset = self.out.position;
+        self.out.write_all(bytes)?;
+        let body_len = bytes.len().checked_sub(metadata_len).ok_or_else(|| {
+            Error::invalid(format!(
+                "a message of {} bytes cannot have {metadata_len} bytes of metadata",
+                bytes.len()
+            ))
+        })?;
+        self.record(
+            dictionary,
+            Block {
+                offset,
+                metadata_len,
+                body_len,
+            },
+        );
+        Ok(())
+    }
+
     fn write_encoded(&mut self, e: Encoded) -> Result<()> {
         for (metadata, body) in e.dictionaries {
             let block = self.write_message(metadata, body.body_parts())?;
-            if self.keep_blocks {
-                self.dictionary_blocks.push(block);
-            }
+            self.record(true, block);
         }
         let (metadata, body) = e.batch;
         let block = self.write_message(metadata, body.body_parts())?;
-        if self.keep_blocks {
-            self.batch_blocks.push(block);
-        }
+        self.record(false, block);
         Ok(())
     }
 }
@@ -190,6 +222,37 @@ impl<W: Write> Core<W> {
         self.flush_pending()?;
         self.sink.out.flush()?;
         Ok(self.sink.out.inner)
+    }
+
+    /// Bytes written so far.
+    pub(crate) fn position(&self) -> u64 {
+        self.sink.out.position
+    }
+
+    /// Writes one message framed elsewhere, as it is (see `Sink::write_framed`), after the
+    /// batch held back; a dictionary batch (`dictionary`) or a record batch.
+    pub(crate) fn write_framed(
+        &mut self,
+        dictionary: bool,
+        bytes: &[u8],
+        metadata_len: usize,
+    ) -> Result<()> {
+        self.flush_pending()?;
+        self.sink.write_framed(dictionary, bytes, metadata_len)
+    }
+
+    /// Frames and writes one message from its `Message` flatbuffer and body, after the batch
+    /// held back; a dictionary batch (`dictionary`) or a record batch.
+    pub(crate) fn write_encoded_message(
+        &mut self,
+        dictionary: bool,
+        metadata: Vec<u8>,
+        body: &[Bytes],
+    ) -> Result<()> {
+        self.flush_pending()?;
+        let block = self.sink.write_message(metadata, body)?;
+        self.sink.record(dictionary, block);
+        Ok(())
     }
 
     /// The schema as a `Message` flatbuffer.

@@ -90,9 +90,45 @@ impl<W: Write> FileWriter<W> {
         self.core.inner()
     }
 
+    /// Writes a whole message framed elsewhere (`metadata_len` bytes of prefix, metadata and
+    /// padding, then the body) as it is, at the next multiple of 8 bytes, and lists it in the
+    /// footer: a dictionary batch (`dictionary`) or a record batch. The caller checked the
+    /// message against the schema.
+    pub(crate) fn write_framed(
+        &mut self,
+        dictionary: bool,
+        bytes: &[u8],
+        metadata_len: usize,
+    ) -> Result<()> {
+        self.core.write_framed(dictionary, bytes, metadata_len)
+    }
+
+    /// Frames and writes a message from its `Message` flatbuffer and body, and lists it in
+    /// the footer: a dictionary batch (`dictionary`) or a record batch.
+    pub(crate) fn write_encoded_message(
+        &mut self,
+        dictionary: bool,
+        metadata: Vec<u8>,
+        body: &[bytes::Bytes],
+    ) -> Result<()> {
+        self.core.write_encoded_message(dictionary, metadata, body)
+    }
+
+    /// [`FileWriter::finish`], also returning the length of the file written.
+    pub(crate) fn finish_with_len(mut self) -> Result<(W, u64)> {
+        self.write_tail()?;
+        let len = self.core.position();
+        Ok((self.core.into_inner()?, len))
+    }
+
     /// Writes the end-of-stream marker, the footer, its length and the closing magic; flushes
     /// and returns the inner writer.
     pub fn finish(mut self) -> Result<W> {
+        self.write_tail()?;
+        self.core.into_inner()
+    }
+
+    fn write_tail(&mut self) -> Result<()> {
         self.core.flush_pending()?;
         let mut tail = Vec::new();
         write_end_of_stream(&mut tail)?;
@@ -102,8 +138,7 @@ impl<W: Write> FileWriter<W> {
         tail.extend_from_slice(&footer);
         tail.extend_from_slice(&len.to_le_bytes());
         tail.extend_from_slice(MAGIC);
-        self.core.write_raw(&tail)?;
-        self.core.into_inner()
+        self.core.write_raw(&tail)
     }
 
     fn footer(&self) -> Result<Vec<u8>> {

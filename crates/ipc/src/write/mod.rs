@@ -34,6 +34,7 @@ mod normalize;
 mod preallocate;
 mod stream;
 
+pub(crate) use body::RawBatch;
 pub use body::{BufferSpec, EncodedBatch, FieldNode};
 pub use dictionary::{DictionaryTracker, DictionaryUpdate};
 pub use encode::{encode_arrays, encode_record_batch};

@@ -1,6 +1,8 @@
 //! The integration test binary of quiver-ipc (one binary per crate to keep link time low).
 
 mod inspect;
+mod merge;
+mod merge_errors;
 mod read_common;
 mod read_dictionary_budget;
 mod read_errors;

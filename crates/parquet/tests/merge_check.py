@@ -387,7 +387,7 @@ def check(case_dir, output=None, mode="verbatim", target_rows=None, target_bytes
     except (OSError, T.ThriftError, IndexError, KeyError) as e:
         ck.fail("layout", f"cannot read the output's footer: {e}")
         return ck.result()
-    metas = [read_meta(p)[1] for p in ck.inputs]
+    ck.in_bufs, metas = zip(*[read_meta(p) for p in ck.inputs]) if ck.inputs else ((), ())
     mapping = row_group_map(ck, metas, out_meta)
     if mode == "verbatim" and None in mapping:
         mapping = [None] * len(out_meta[4])

@@ -206,7 +206,8 @@ def pyarrow_cases():
             for i in range(3):
                 t = simple_table(1200, i * 1200, seed=i, strings=lambda j, i=i: fn(i, j))
                 pq.write_table(t, path(name, i), row_group_size=400)
-            finish(name, target_rows=3600, about="string dictionaries " + name[5:] + " across files")
+            finish(name, target_rows=3600,
+                   about=f"string dictionaries {name[5:]} across files")
     if wanted("dict-large"):
         for i in range(3):
             t = simple_table(5000, i * 5000, seed=i,
@@ -437,11 +438,11 @@ def error_cases():
     two("err-nullability", with_req,
         pa.table({"id": ids, "customer_id": ids}),
         ["customer_id", "001.parquet"], "customer_id required, then optional")
-    ab = pa.struct([("alpha", pa.int32()), ("beta", pa.int32())])
-    ag = pa.struct([("alpha", pa.int32()), ("gamma", pa.int32())])
-    two("err-nested-children",
-        pa.table({"id": ids, "payload": pa.array([{"alpha": i, "beta": i} for i in range(n)], ab)}),
-        pa.table({"id": ids, "payload": pa.array([{"alpha": i, "gamma": i} for i in range(n)], ag)}),
+    def payload(other):
+        ty = pa.struct([("alpha", pa.int32()), (other, pa.int32())])
+        return pa.table({"id": ids, "payload": pa.array([{"alpha": i, other: i}
+                                                         for i in range(n)], ty)})
+    two("err-nested-children", payload("beta"), payload("gamma"),
         ["payload", "001.parquet"], "struct payload{alpha, beta} then payload{alpha, gamma}")
     for name, mangle, about in [
         ("err-truncated", lambda b: b[: len(b) // 2], "the second file cut in half"),

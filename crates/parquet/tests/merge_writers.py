@@ -22,10 +22,8 @@ def bloom_columns(paths):
         with open(p, "rb") as f:
             meta = T.footer(f.read())[0]
         cols = set()
-        for name, _ in T.leaves(meta):
-            if "." not in name and all(
-                    next(cc[3].get(14) for cc in rg[1] if b".".join(cc[3][3].items) == name.encode())
-                    for rg in meta[4] if rg[3] > 0):
+        for c, (name, _) in enumerate(T.leaves(meta)):
+            if "." not in name and all(rg[1][c][3].get(14) for rg in meta[4] if rg[3] > 0):
                 cols.add(name)
         seen = cols if seen is None else seen & cols
     return sorted(seen or [])

@@ -167,13 +167,17 @@ def check_schema(ck, tables, out):
     if out.column_names != want:
         ck.fail("schema", f"columns {out.column_names}, expected {want}")
     same = arrow_schemas(ck)
-    exact = all(s is not None and s == same[0] for s in same)
+    if same and all(s is not None and s == same[0] for s in same) \
+            and not out.schema.equals(tables[0].schema, check_metadata=False):
+        ck.fail("schema", "the inputs share one ARROW:schema, the output's schema differs")
     for f in out.schema:
         if f.name not in first:
             continue
         i, g = first[f.name]
-        if exact and not f.equals(g, check_metadata=True):
-            ck.fail("schema", f"field {f} ({f.metadata}), the inputs' ARROW:schema gives "
+        agreed = all(t.schema.field(f.name).equals(g, check_metadata=True)
+                     for t in tables if f.name in t.column_names)
+        if agreed and not f.equals(g, check_metadata=True):
+            ck.fail("schema", f"field {f} ({f.metadata}), every input that has it: "
                               f"{g} ({g.metadata})")
         elif canon(f.type) != canon(g.type) or f.nullable != g.nullable:
             ck.fail("schema", f"field {f}, {ck.name(i)} has {g}")

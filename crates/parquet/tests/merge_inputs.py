@@ -367,12 +367,14 @@ def schema_cases():
         for i in range(3):
             t = simple_table(500, i * 500, seed=i)
             if i >= 1:
-                t = t.append_column("added", pa.array([f"new{j}" for j in range(500)]))
+                t = t.append_column("added", pa.array([f"new{j}" for j in range(500)],
+                                                      pa.large_string()))
             if i == 2:
                 t = t.append_column("later", nested_table(500, 1).column("st"))
             pq.write_table(t, path("schema-new-column", i))
         finish("schema-new-column", target_rows=1500,
-               about="'added' from the second file on, the struct 'later' only in the third")
+               about="'added' (large_string: the ARROW:schema must gain it) from the second "
+                     "file on, the struct 'later' only in the third")
     if wanted("tz-names"):
         for i, tz in enumerate(["UTC", "Europe/Paris", "America/New_York"]):
             t = pa.table({"id": pa.array(range(i * 100, i * 100 + 100), pa.int64()),

@@ -100,11 +100,12 @@ def layout(ck, buf, md, node, where, rows):
                           f"dictionary_page_offset {md.get(11)}")
     if not dicts and md.get(11):
         ck.fail("layout", f"{where}: dictionary_page_offset {md[11]} but no dictionary page")
-    used = set().union(*(T.page_encodings(p) for p in pages)) if pages else set()
-    values = {p["header"][8].get(4) if p["type"] == T.DATA_PAGE_V2 else
-              p["header"].get(5, {}).get(2) if p["type"] == T.DATA_PAGE else
-              p["header"].get(7, {}).get(2) for p in pages}
+    # Every data page's value encoding is listed; a dictionary page's PLAIN may be left out
+    # where a dictionary encoding is listed (DuckDB lists only PLAIN_DICTIONARY/RLE_DICTIONARY).
+    values = set().union(*(values_of(p) for p in data)) if data else set()
     listed = set(md[2].items)
+    if dicts and not listed & (DICTIONARY_ENCODINGS | values_of(pages[0])):
+        values |= values_of(pages[0])
     if not values <= listed:
         ck.fail("layout", f"{where}: encodings {names(listed)}, pages use {names(values)}")
     if md.get(13) is not None:

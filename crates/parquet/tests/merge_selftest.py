@@ -2,7 +2,8 @@
 must pass merges done right by pyarrow and fail deliberately wrong ones, naming the check that
 should catch each. Exits non-zero on any wrong verdict.
 
-Right merges (pyarrow imitating the merge of each case): *verbatim*, a ParquetWriter writing one
+Right merges: each of some inputs as the merge of itself alone (IDENTITY), and pyarrow
+imitating the merge of each case: *verbatim*, a ParquetWriter writing one
 row group per input row group; *coalesce*, whole input row groups gathered greedily up to the
 case's target; *one*, pq.write_table of the whole concatenation (coalesce mode, a target above
 the row count). Each carries what the merge must carry: key-value metadata (first file wins),
@@ -33,6 +34,12 @@ RIGHT = ["types", "nested", "kv-meta", "sorted-continuous", "sorted-overlap", "s
          "encodings-mixed", "codecs-mixed", "writer-duckdb", "writer-polars",
          "writer-fastparquet", "writers-mixed"]
 
+
+# Inputs checked as the merge of themselves alone (the checker must not fail a writer's quirks
+# that a verbatim merge would carry): case -> input numbers.
+IDENTITY = {"types": [0], "nested": [0], "pages-mixed": [1], "dict-fallback": [0],
+            "encodings-mixed": [1, 2, 3], "writer-duckdb": [0, 1], "writer-polars": [0],
+            "writer-fastparquet": [0], "writers-mixed": [1, 2, 3], "page-index": [1]}
 
 # Spark is slow to start and to read: with --engines ...,spark it checks only these.
 SPARK_TESTS = {("right-verbatim", "types"), ("right-coalesce", "nested"),
@@ -249,6 +256,19 @@ def no_field_ids(case_dir, out):
     write_groups(out, plain, [pa.Table.from_arrays(g.columns, schema=plain) for g in groups])
 
 
+def stale_arrow_schema(case_dir, out):
+    """A verbatim merge whose ARROW:schema is the first file's, although columns were added."""
+    verbatim(case_dir, out)
+    first = merge_check.read_meta(sorted(merge_check.Check(case_dir, None).inputs)[0])[1]
+    (value,) = [kv[2] for kv in first[5] if kv[1] == b"ARROW:schema"]
+
+    def change(meta, start):
+        for kv in meta[5]:
+            if kv[1] == b"ARROW:schema":
+                kv[2] = value
+    patch_footer(out, change)
+
+
 def patched(build, fn):
     def make(case_dir, out):
         build(case_dir, out)
@@ -350,6 +370,7 @@ def wrong_cases():
         ("null-fill-empty-lists", "schema-missing-nullable", "verbatim", null_filled_zero,
          ["values:"]),
         ("type-widened", "types", "verbatim", widened, ["schema:", "values:"]),
+        ("arrow-schema-stale", "schema-new-column", "verbatim", stale_arrow_schema, ["schema:"]),
         ("encodings-incomplete", "types", "verbatim",
          patched(verbatim, set_md("s", 2, lambda e: T.List(e.etype, [0]))), ["layout:"]),
         ("num-values", "types", "verbatim", patched(verbatim, set_md("i32", 5, lambda n: n + 1)),
@@ -411,6 +432,14 @@ def run(tmp, engines):
         verdict("right-coalesce", case, "coalesce", lambda c, o: coalesce(c, o, target), [],
                 target)
         verdict("right-one", case, "coalesce", one, [], 10**9)
+    for case, files in IDENTITY.items():
+        for i in files:
+            name = f"identity-{case}-{i:03}"
+            os.makedirs(os.path.join(cases, name), exist_ok=True)
+            shutil.copy(os.path.join(cases, case, f"{i:03}.parquet"), os.path.join(cases, name))
+            shutil.copy(os.path.join(cases, case, "case.json"), os.path.join(cases, name))
+            verdict("identity", name, "verbatim",
+                    lambda c, o: shutil.copy(os.path.join(c, f"{i:03}.parquet"), o), [])
     wrongs = wrong_cases()
     for name, case, mode, build, tags in wrongs:
         target = json.load(open(os.path.join(cases, case, "case.json"))).get("target_rows")

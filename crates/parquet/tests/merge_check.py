@@ -235,7 +235,7 @@ def row_group_map(ck, metas, out_meta):
             rows -= ins[pos][2]
             pos += 1
         out.append(taken if rows == 0 else None)
-        if rows:  # realign after a split input row group
+        if rows:  # an input row group split: the rest cannot be mapped
             return out + [None] * (len(out_meta[4]) - len(out))
     return out
 

@@ -47,9 +47,10 @@ SPARK_TESTS = {("right-verbatim", "types"), ("right-coalesce", "nested"),
                ("shuffled", "nested"), ("offset-index-first-row", "page-index")}
 
 
-def aligned(case_dir, names=None):
-    """The inputs' row groups as tables aligned to the merged schema, the schema, and the
-    per-input row-group tables."""
+def aligned(case_dir):
+    """The case's Check, the merged schema (the first file's fields, then new ones; key-value
+    metadata with the first file's values) and the inputs' non-empty row groups as tables of
+    that schema."""
     ck = merge_check.Check(case_dir, None)
     tables = [pq.read_table(p) for p in ck.inputs]
     first = {}
@@ -83,7 +84,9 @@ def align(t, schema):
     return pa.table(cols, schema=schema)
 
 
-def options(ck, schema, sorted_ok=True):
+def options(ck, sorted_ok=True):
+    """pyarrow's writer options carrying what the inputs had: page index, bloom filters (every
+    column any input had one on), INT96 timestamps, sorting columns (where `sorted_ok`)."""
     metas = [pq.ParquetFile(p).metadata for p in ck.inputs]
     page_index = any(m.num_row_groups and m.row_group(0).column(0).has_offset_index
                      for m in metas)
@@ -118,7 +121,7 @@ def write_groups(path, schema, groups, **opts):
 
 def verbatim(case_dir, out, **extra):
     ck, schema, groups = aligned(case_dir)
-    opts = {**options(ck, schema), **extra}
+    opts = {**options(ck), **extra}
     write_groups(out, schema, groups, **opts)
 
 
@@ -134,7 +137,7 @@ def coalesce(case_dir, out, target, sorted_ok=None, **extra):
         runs.append(cur)
     keep = ck.case.get("sorted_survives_coalesce", True) if sorted_ok is None else sorted_ok
     write_groups(out, schema, [pa.concat_tables(r) for r in runs],
-                 **{**options(ck, schema, keep), **extra})
+                 **{**options(ck, keep), **extra})
 
 
 def one(case_dir, out, **extra):
@@ -142,7 +145,7 @@ def one(case_dir, out, **extra):
     t = pa.concat_tables(groups).unify_dictionaries() if groups else schema.empty_table()
     keep = ck.case.get("sorted_survives_coalesce", True) or len(groups) <= 1
     pq.write_table(t, out, row_group_size=max(t.num_rows, 1),
-                   **{**options(ck, schema, keep), **extra})
+                   **{**options(ck, keep), **extra})
 
 
 # Deliberately wrong outputs ---------------------------------------------------------------
@@ -194,13 +197,13 @@ def shuffled(case_dir, out):
     t = t.take(idx)
     sizes = [g.num_rows for g in groups]
     write_groups(out, schema, [t.slice(sum(sizes[:i]), n) for i, n in enumerate(sizes)],
-                 **options(ck, schema))
+                 **options(ck))
 
 
 def truncated(case_dir, out):
     ck, schema, groups = aligned(case_dir)
     groups[-1] = groups[-1].slice(0, groups[-1].num_rows - 10)
-    write_groups(out, schema, groups, **options(ck, schema))
+    write_groups(out, schema, groups, **options(ck))
 
 
 def no_metadata(case_dir, out):
@@ -232,14 +235,14 @@ def null_filled_zero(case_dir, out):
             if t.column(i).null_count == t.num_rows and pa.types.is_list(f.type):
                 t = t.set_column(i, f, pa.array([[]] * t.num_rows, f.type))
         fixed.append(t)
-    write_groups(out, schema, fixed, **options(ck, schema))
+    write_groups(out, schema, fixed, **options(ck))
 
 
 def widened(case_dir, out):
     ck, schema, groups = aligned(case_dir)
     i = schema.get_field_index("i32")
     schema = schema.set(i, pa.field("i32", pa.int64()))
-    write_groups(out, schema, [g.cast(schema) for g in groups], **options(ck, schema))
+    write_groups(out, schema, [g.cast(schema) for g in groups], **options(ck))
 
 
 def no_field_ids(case_dir, out):

@@ -3,9 +3,10 @@
     python3 merge_check.py CASE_DIR OUTPUT [--mode verbatim|coalesce] [--target-rows N]
                            [--target-bytes N] [--engines pyarrow,duckdb,polars,spark]
     python3 merge_check.py CASE_DIR --error MESSAGE      # an error case: the merge's message
-    python3 merge_check.py --stdin     # JSON lines {"case", "output" | "error", "mode",
+    python3 merge_check.py [--stdin]   # JSON lines {"case", "output" | "error", "mode",
                                        # "target_rows", "target_bytes", "engines"}: one Spark
-                                       # session for them all, one result line each
+                                       # session for them all, one result line each (what
+                                       # tests/it/common.rs's python_lines sends)
     python3 merge_check.py --self-test TMPDIR [--engines ...]
 
 Prints {"ok": bool, "failures": [...], "skipped": [...]} (exit 0 either way). Each failure
@@ -433,7 +434,7 @@ def main(argv):
     if rest and rest[0] == "--self-test":
         import merge_selftest
         return merge_selftest.run(rest[1], opts["engines"])
-    if rest and rest[0] == "--stdin":
+    if not rest or rest[0] == "--stdin":
         for line in sys.stdin:
             job = json.loads(line)
             res = check(job["case"], job.get("output"), job.get("mode", "verbatim"),

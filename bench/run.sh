@@ -6,6 +6,7 @@
 #   ROWS_LINEITEM=300000 ROWS_NESTED=100000 REPS=3 ./bench/run.sh   # quick run
 #   OPS='parquet_write_*' SECTION=parquet-write ./bench/run.sh     # the Parquet writes only,
 #                                                 # as one section of the existing BENCHMARKS.md
+#   OPS='merge_*' SECTION=merge ./bench/run.sh      # the merge of 1,000 small files (issue #15)
 #
 # Environment: ROWS_LINEITEM, ROWS_NESTED, REPS, OPS (comma-separated operation names, or
 # prefixes ending in `*`), IMPLS (default quiver,arrow-rs,pyarrow,duckdb,polars), PYTHON
@@ -35,11 +36,16 @@ DATA=bench/data
 # The footer benchmark's file: 1,000 int32 columns in 20 row groups of 1,000 rows.
 ROWS_WIDE=20000
 
-echo "== building quiver and quiver-bench (release)"
+echo "== building quiver, quiver-bench and arrow-rs's parquet-concat (release)"
 cargo build --release --locked -p quiver-cli
 cargo build --release --locked --manifest-path bench/Cargo.toml
+# The `parquet` crate's own tool, built with the workspace's Cargo.lock: quiver-bench's feature
+# `parquet-cli` enables the crate's `cli` feature (cargo takes no --features for a package
+# outside the workspace), and `--bin` builds only the tool.
+cargo build --release --locked --manifest-path bench/Cargo.toml --features parquet-cli -p quiver-bench -p parquet --bin parquet-concat
 QUIVER="$PWD/target/release/quiver"
 BENCH="$PWD/bench/target/release/quiver-bench"
+PARQUET_CONCAT="$PWD/bench/target/release/parquet-concat"
 
 if ! "$PYTHON" -c 'import sys, pyarrow; sys.exit(0 if pyarrow.__version__.startswith("26.") else 1)' 2>/dev/null; then
   echo "== installing pyarrow 26"
@@ -59,6 +65,7 @@ mkdir -p "$DATA"
 stamp=$(git ls-tree -r HEAD crates/ipc/src/write crates/ipc/src/compression crates/cli/src/generate 2>/dev/null | sha1sum | cut -c1-16)
 if [ "$(cat "$DATA/writer.stamp" 2>/dev/null)" != "$stamp" ]; then
   rm -f "$DATA"/*.arrow "$DATA"/*.arrows "$DATA"/*.parquet
+  rm -rf "$DATA"/*-small
   echo "$stamp" > "$DATA/writer.stamp"
 fi
 for spec in "lineitem:$ROWS_LINEITEM" "nested:$ROWS_NESTED"; do
@@ -80,6 +87,8 @@ for spec in "lineitem:$ROWS_LINEITEM" "nested:$ROWS_NESTED"; do
   "$PYTHON" bench/py/write_inputs.py "$DATA" "$name" "$rows"
 done
 "$PYTHON" bench/py/write_inputs.py "$DATA" wide "$ROWS_WIDE"
+# The merge benchmark's input: lineitem in files of 6,000 rows (ROWS_LINEITEM / 6,000 files).
+"$PYTHON" bench/py/write_inputs.py "$DATA" lineitem-small "$ROWS_LINEITEM"
 
 echo "== running (REPS=$REPS)"
 "$BENCH" drive \
@@ -89,6 +98,7 @@ echo "== running (REPS=$REPS)"
   --dataset "wide:$ROWS_WIDE" \
   --reps "$REPS" \
   --quiver-cli "$QUIVER" \
+  --parquet-concat "$PARQUET_CONCAT" \
   --python "$PYTHON" \
   --py-ops bench/py/ops.py \
   --impls "${IMPLS:-quiver,arrow-rs,pyarrow,duckdb,polars}" \

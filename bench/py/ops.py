@@ -5,8 +5,13 @@ the operation and prints one JSON line, like `quiver-bench op` (see bench/README
     python3 bench/py/ops.py --op read_mmap_validated --input lineitem-6000000.arrow
     python3 bench/py/ops.py --impl polars --op parquet_read_snappy_t2 --input lineitem-6000000.pa.snappy.parquet
 
+    python3 bench/py/ops.py --impl duckdb --op merge_coalesce --input lineitem-6000000-small --output out.parquet
+
 IPC operations and footer decodes are pyarrow's only; Parquet reads run with every --impl,
-Parquet writes with pyarrow and DuckDB.
+Parquet writes with pyarrow and DuckDB, the merge of small files (issue #15, `merge_coalesce`:
+the Parquet files of the folder --input in name order into one file with row groups of 1Mi
+rows) with pyarrow, DuckDB and polars. The driver times a merge as a whole process (start-up
+and imports included); the "seconds" printed here are the merge alone, imports excluded.
 Modules are imported by the implementation that needs them (polars never imports pyarrow).
 """
 
@@ -282,9 +287,61 @@ def parquet_write(impl, path, out, threads, codec, dictionary):
     }
 
 
+def merge(impl, folder, out):
+    """Times merging the Parquet files of `folder` (in name order) into `out` with `impl`, row
+    groups of ROW_GROUP_ROWS rows, SNAPPY, each library's defaults otherwise (every core).
+    Returns the seconds (imports excluded) and a dict of what was written."""
+    files = sorted(
+        os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".parquet")
+    )
+    if not files:
+        sys.exit(f"no Parquet files in {folder}")
+    if impl == "pyarrow":
+        import pyarrow.dataset  # noqa: F401 (imported by read_table on first use)
+        import pyarrow.parquet as pq
+
+        t = time.perf_counter()
+        table = pq.read_table(files)
+        pq.write_table(table, out, row_group_size=ROW_GROUP_ROWS, compression="snappy")
+        seconds = time.perf_counter() - t
+    elif impl == "duckdb":
+        import duckdb
+
+        def literal(text):
+            return "'" + text.replace("'", "''") + "'"
+
+        con = duckdb.connect()
+        # Its default, set so that the output keeps the files' order (and each file's rows').
+        con.execute("SET preserve_insertion_order = true")
+        listed = "[" + ", ".join(literal(f) for f in files) + "]"
+        sql = (
+            f"COPY (SELECT * FROM read_parquet({listed})) TO {literal(out)} "
+            f"(FORMAT parquet, ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
+        )
+        t = time.perf_counter()
+        con.execute(sql)
+        seconds = time.perf_counter() - t
+        con.close()
+    elif impl == "polars":
+        import polars as pl
+
+        t = time.perf_counter()
+        pl.scan_parquet(files).sink_parquet(
+            out, compression="snappy", row_group_size=ROW_GROUP_ROWS
+        )
+        seconds = time.perf_counter() - t
+    else:
+        sys.exit(f"no merge for {impl}")
+    return seconds, {"bytes": 0, "rows": 0, "batches": 0, "columns": 0, "files": len(files)}
+
+
 def run(a, threads):
     """Performs the operation; returns the seconds and a dict of what it read or wrote."""
     columns = a.columns.split(",") if a.columns else None
+    if a.op == "merge_coalesce":
+        if not a.output:
+            sys.exit("--output is required for " + a.op)
+        return merge(a.impl, a.input, a.output)
     if a.op in PARQUET_READS:
         return parquet_read(a.impl, a.input, threads, columns)
     if a.op in PARQUET_WRITES:
@@ -323,7 +380,10 @@ def main():
     threads = a.threads or (2 if a.op.endswith("_t2") else 1)
     if a.op in WRITES:
         threads = a.threads or os.cpu_count() or 1
-    if a.impl == "polars":
+    if a.op == "merge_coalesce":
+        # Every library with its default thread count (all cores).
+        threads = os.cpu_count() or 1
+    elif a.impl == "polars":
         # Read by polars when it is imported: set before.
         os.environ["POLARS_MAX_THREADS"] = str(threads)
     elif a.impl == "pyarrow":

@@ -7,7 +7,8 @@
 //! `{dataset}-{rows}[.pa].arrows` (IPC streams) and `{dataset}-{rows}.pa.{snappy,zstd,plain}.parquet`;
 //! `.pa` marks the copies written by pyarrow (`bench/py/write_inputs.py`), the others are
 //! written by `quiver generate` / `quiver convert`. The data set `wide` (Parquet only, for
-//! `parquet_footer_wide3`) is 1,000 int columns in 20 row groups.
+//! `parquet_footer_wide3`) is 1,000 int columns in 20 row groups. The merge benchmark (issue
+//! #15, `merge_*`) reads the folder `{dataset}-{rows}-small/` and runs in [`crate::merge`].
 
 use crate::report::{Report, Row, ScanRow};
 use crate::{Op, OpResult};
@@ -32,9 +33,13 @@ pub struct DriveArgs {
     /// The Markdown report to write.
     #[arg(long)]
     pub out: PathBuf,
-    /// The `quiver` command line binary (for `quiver scan`).
+    /// The `quiver` command line binary (for `quiver scan` and `quiver merge`).
     #[arg(long)]
     pub quiver_cli: PathBuf,
+    /// arrow-rs's `parquet-concat` binary (the `parquet` crate's `cli` feature; default:
+    /// beside this program).
+    #[arg(long)]
+    pub parquet_concat: Option<PathBuf>,
     /// The Python interpreter with pyarrow.
     #[arg(long, default_value = "python3")]
     pub python: String,
@@ -174,16 +179,25 @@ fn input_kind(op: Op) -> Kind {
 }
 
 /// How to start one run of one implementation.
-struct Runner<'a> {
-    args: &'a DriveArgs,
-    exe: PathBuf,
-    scratch: PathBuf,
+pub struct Runner<'a> {
+    /// The driver's arguments.
+    pub args: &'a DriveArgs,
+    /// This program (`quiver-bench`).
+    pub exe: PathBuf,
+    /// The folder of the files the operations write.
+    pub scratch: PathBuf,
 }
 
 impl Runner<'_> {
     /// Runs `op` for `imp` in a fresh process (reading the top-level `columns` if given);
     /// returns its JSON line.
-    fn run(&self, imp: &str, op: Op, input: &Path, columns: Option<&[&str]>) -> Result<OpResult> {
+    pub fn run(
+        &self,
+        imp: &str,
+        op: Op,
+        input: &Path,
+        columns: Option<&[&str]>,
+    ) -> Result<OpResult> {
         let extension = match op {
             Op::WriteStream => "arrows",
             _ if op.parquet_write().is_some() => "parquet",
@@ -223,27 +237,28 @@ impl Runner<'_> {
                 bail!("{imp} {} wrote nothing", op.name());
             }
         }
-        if !out.status.success() {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let tail: Vec<&str> = err.lines().rev().take(5).collect();
-            bail!(
-                "{imp} {} failed ({}): {}",
-                op.name(),
-                out.status,
-                tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
-            );
-        }
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let line = stdout
-            .lines()
-            .rev()
-            .find(|l| l.trim_start().starts_with('{'))
-            .with_context(|| format!("{imp} {} printed no JSON line", op.name()))?;
-        let mut r: OpResult =
-            serde_json::from_str(line).with_context(|| format!("parsing {line}"))?;
+        let mut r = parse_output(&out, &format!("{imp} {}", op.name()))?;
         r.file_bytes = file_bytes;
         Ok(r)
     }
+}
+
+/// The JSON line of a finished run (the last line of its standard output that starts with
+/// `{`), or its failure with the last lines of its standard error (backtraces left out).
+pub fn parse_output(out: &std::process::Output, what: &str) -> Result<OpResult> {
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines = without_backtraces(&err);
+        let tail = &lines[lines.len().saturating_sub(5)..];
+        bail!("{what} failed ({}): {}", out.status, tail.join(" | "));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'))
+        .with_context(|| format!("{what} printed no JSON line"))?;
+    serde_json::from_str(line).with_context(|| format!("parsing {line}"))
 }
 
 /// `quiver-bench drive`.
@@ -286,7 +301,8 @@ pub fn run(a: &DriveArgs) -> Result<()> {
 
     for (name, rows) in &datasets {
         let mut rows_out = Vec::new();
-        for &op in ops.iter().filter(|o| runs_on(**o, name)) {
+        let generic = ops.iter().filter(|o| !o.is_merge() && runs_on(**o, name));
+        for &op in generic {
             let writers: &[Writer] = if op.is_write() {
                 &[Writer::Quiver]
             } else if op.is_parquet() {
@@ -326,7 +342,7 @@ pub fn run(a: &DriveArgs) -> Result<()> {
         }
         let mut scans = Vec::new();
         // The scans read IPC files: not run when only Parquet operations are selected.
-        let ipc_selected = ops.iter().any(|o| !o.is_parquet());
+        let ipc_selected = ops.iter().any(|o| !o.is_parquet() && !o.is_merge());
         if !a.no_scan && ipc_selected && !parquet_only(name) {
             for kind in [Kind::File, Kind::Lz4, Kind::Zstd] {
                 for threads in [1usize, 2] {
@@ -335,10 +351,20 @@ pub fn run(a: &DriveArgs) -> Result<()> {
                 }
             }
         }
-        if rows_out.is_empty() && scans.is_empty() {
+        let merge_ops: Vec<Op> = ops
+            .iter()
+            .copied()
+            .filter(|o| o.is_merge() && runs_on(*o, name))
+            .collect();
+        let merge = if merge_ops.is_empty() {
+            None
+        } else {
+            Some(crate::merge::run(&runner, name, *rows, &merge_ops)?)
+        };
+        if rows_out.is_empty() && scans.is_empty() && merge.is_none() {
             continue;
         }
-        report.add_dataset(name, *rows, rows_out, scans);
+        report.add_dataset(name, *rows, rows_out, scans, merge);
     }
     report.load_end = crate::machine::load_average();
     let mut text = report.render();
@@ -362,6 +388,27 @@ fn selects(name: &str, op: Op) -> bool {
         Some(prefix) => op.name().starts_with(prefix),
         None => name == op.name(),
     }
+}
+
+/// The non-empty lines of `text` but Rust backtraces (a `Stack backtrace:` line and the
+/// indented lines after it, as anyhow prints them under `RUST_BACKTRACE=1`).
+fn without_backtraces(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut in_trace = false;
+    for line in text.lines() {
+        if line.trim() == "Stack backtrace:" {
+            in_trace = true;
+            continue;
+        }
+        if in_trace && (line.starts_with(char::is_whitespace) || line.is_empty()) {
+            continue;
+        }
+        in_trace = false;
+        if !line.trim().is_empty() {
+            lines.push(line.trim_end());
+        }
+    }
+    lines
 }
 
 /// `report` with the section `name` replaced by `section` (appended when `report` has none).
@@ -388,7 +435,7 @@ fn splice_section(report: &str, name: &str, section: &str) -> String {
 
 /// Checks a run against the data set (`rows` rows) and the first run of the same row (the
 /// same number of columns): a reader that drops rows or columns cannot look fast.
-fn check(r: OpResult, rows: u64, first: &mut Option<OpResult>) -> Result<OpResult> {
+pub fn check(r: OpResult, rows: u64, first: &mut Option<OpResult>) -> Result<OpResult> {
     if r.rows != rows {
         bail!(
             "{} {} counted {} rows, not {rows}",
@@ -465,7 +512,20 @@ pub type ByImpl = BTreeMap<String, Vec<OpResult>>;
 
 #[cfg(test)]
 mod tests {
-    use super::splice_section;
+    use super::{splice_section, without_backtraces};
+
+    #[test]
+    fn backtraces_are_left_out_of_error_messages() {
+        let err = "quiver: error: unrecognized subcommand 'merge'\n\nStack backtrace:\n   0: \
+                   main\n             at src/main.rs:3:5\n\n   1: _start\nquiver exited with 2\n";
+        assert_eq!(
+            without_backtraces(err),
+            [
+                "quiver: error: unrecognized subcommand 'merge'",
+                "quiver exited with 2"
+            ]
+        );
+    }
 
     #[test]
     fn a_section_is_appended_then_replaced_in_place() {

@@ -6,6 +6,9 @@
 //!   prints one JSON line ([`OpResult`]).
 //! - `quiver-bench drive …` runs every operation for every implementation in fresh processes,
 //!   interleaved, and writes `BENCHMARKS.md` (see [`drive`]).
+//! - `quiver-bench exec --impl NAME --op OP -- PROGRAM ARGS…` runs a command-line tool as a
+//!   whole process (the merges of issue #15) and prints its wall time and peak RSS as the same
+//!   JSON line (see [`merge`]).
 //!
 //! `bench/run.sh` builds everything, generates the data and runs the driver.
 
@@ -13,11 +16,14 @@ mod arrow_ops;
 mod drive;
 mod machine;
 mod memcpy;
+mod merge;
+mod merge_check;
 mod parquet_arrow;
 mod parquet_quiver;
 mod parquet_write;
 mod quiver_ops;
 mod report;
+mod report_merge;
 mod report_parquet;
 mod report_parquet_write;
 mod rss;
@@ -44,7 +50,9 @@ enum Command {
     /// Perform one operation in this process and print one JSON line.
     Op(OpArgs),
     /// Run every operation for every implementation in fresh processes; write a Markdown report.
-    Drive(drive::DriveArgs),
+    Drive(Box<drive::DriveArgs>),
+    /// Run a command as a whole process and print its wall time and peak RSS as one JSON line.
+    Exec(merge::ExecArgs),
 }
 
 /// Arguments of `quiver-bench op`.
@@ -150,13 +158,23 @@ pub enum Op {
     ParquetWritePlainT1,
     /// Write a Parquet file, uncompressed, PLAIN without dictionary, on 2 threads.
     ParquetWritePlainT2,
+    /// Merge the small Parquet files of a folder into one, keeping every input row group
+    /// (`quiver merge --verbatim`, arrow-rs's `parquet-concat`); a whole process.
+    MergeVerbatim,
+    /// Merge the small Parquet files of a folder into one with row groups of 1Mi rows
+    /// (`quiver merge --row-group-size 1048576`, pyarrow, DuckDB, polars); a whole process.
+    MergeCoalesce,
+    /// Read a merged Parquet file (or the freshly written one) with quiver on 1 thread.
+    MergeReadT1,
+    /// Read a merged Parquet file (or the freshly written one) with quiver on 2 threads.
+    MergeReadT2,
     /// Copy bandwidth of 1 GiB into pre-faulted memory (best of several).
     Memcpy,
 }
 
 impl Op {
     /// Every operation but `memcpy`, in report order.
-    pub const ALL: [Op; 27] = [
+    pub const ALL: [Op; 31] = [
         Op::WriteFileNone,
         Op::WriteFileLz4,
         Op::WriteFileZstd,
@@ -184,6 +202,10 @@ impl Op {
         Op::ParquetWriteZstdT2,
         Op::ParquetWritePlainT1,
         Op::ParquetWritePlainT2,
+        Op::MergeVerbatim,
+        Op::MergeCoalesce,
+        Op::MergeReadT1,
+        Op::MergeReadT2,
     ];
 
     /// The snake_case name.
@@ -216,6 +238,10 @@ impl Op {
             Op::ParquetWriteZstdT2 => "parquet_write_zstd_t2",
             Op::ParquetWritePlainT1 => "parquet_write_plain_t1",
             Op::ParquetWritePlainT2 => "parquet_write_plain_t2",
+            Op::MergeVerbatim => "merge_verbatim",
+            Op::MergeCoalesce => "merge_coalesce",
+            Op::MergeReadT1 => "merge_read_t1",
+            Op::MergeReadT2 => "merge_read_t2",
             Op::Memcpy => "memcpy",
         }
     }
@@ -249,7 +275,8 @@ impl Op {
             | Op::ParquetReadPlainT2
             | Op::ParquetWriteSnappyT2
             | Op::ParquetWriteZstdT2
-            | Op::ParquetWritePlainT2 => 2,
+            | Op::ParquetWritePlainT2
+            | Op::MergeReadT2 => 2,
             _ => 1,
         }
     }
@@ -257,6 +284,17 @@ impl Op {
     /// Whether the operation reads (issue #13) or writes (issue #14) Parquet.
     pub fn is_parquet(self) -> bool {
         self.name().starts_with("parquet_")
+    }
+
+    /// Whether the operation belongs to the merge benchmark of issue #15 (run by
+    /// [`merge::run`], not by the generic loop of the driver).
+    pub fn is_merge(self) -> bool {
+        self.name().starts_with("merge_")
+    }
+
+    /// Whether the operation reads a merged Parquet file (with quiver's Parquet reader).
+    pub fn is_merge_read(self) -> bool {
+        matches!(self, Op::MergeReadT1 | Op::MergeReadT2)
     }
 
     /// Whether the operation decodes a Parquet footer only (repeated in one process; the time
@@ -270,6 +308,7 @@ impl Op {
         match self {
             Op::ParquetFooterLineitem => Some("lineitem"),
             Op::ParquetFooterWide3 => Some("wide"),
+            _ if self.is_merge() => Some("lineitem"),
             _ => None,
         }
     }
@@ -376,6 +415,10 @@ pub struct OpResult {
     /// Bytes of the file a write produced (measured by the driver before it deletes the file).
     #[serde(default)]
     pub file_bytes: u64,
+    /// Whole-process runs (`quiver-bench exec`): the seconds the program measured itself
+    /// around its work, if it printed a JSON line with `seconds` (the Python merges do).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inner_seconds: Option<f64>,
 }
 
 /// The default of [`OpResult::repeats`].
@@ -388,6 +431,7 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Op(a) => run_op(&a),
         Command::Drive(a) => drive::run(&a),
+        Command::Exec(a) => merge::exec(&a),
     }
 }
 
@@ -416,7 +460,7 @@ fn run_op(a: &OpArgs) -> Result<()> {
             Impl::ArrowRs if a.op.parquet_write().is_some() => {
                 parquet_write::arrow_rs(a.op, input, output)?
             }
-            Impl::Quiver if a.op.is_parquet() => {
+            Impl::Quiver if a.op.is_parquet() || a.op.is_merge_read() => {
                 parquet_quiver::run(a.op, input, columns, threads)?
             }
             Impl::ArrowRs if a.op.is_parquet() => {
@@ -449,6 +493,7 @@ fn run_op(a: &OpArgs) -> Result<()> {
             start_rss_kb
         },
         file_bytes: 0,
+        inner_seconds: None,
     };
     println!("{}", serde_json::to_string(&r)?);
     Ok(())

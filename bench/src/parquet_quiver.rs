@@ -30,7 +30,7 @@ pub fn run(op: Op, input: &Path, columns: Option<&[String]>, threads: usize) -> 
             let map = map(input)?;
             timed_repeated(|| footer_columns(&map, columns))
         }
-        _ if op.is_parquet() => {
+        _ if op.is_parquet() || op.is_merge_read() => {
             // The pool is started before the clock (pyarrow's and polars' exist at import).
             let pool = if threads > 1 {
                 ThreadPool::new(threads)?

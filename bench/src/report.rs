@@ -85,6 +85,7 @@ struct Dataset {
     rows: u64,
     ops: Vec<Row>,
     scans: Vec<ScanRow>,
+    merge: Option<crate::merge::Results>,
 }
 
 /// Everything the report shows.
@@ -121,13 +122,21 @@ impl Report {
         }
     }
 
-    /// Adds one data set's results.
-    pub fn add_dataset(&mut self, name: &str, rows: u64, ops: Vec<Row>, scans: Vec<ScanRow>) {
+    /// Adds one data set's results (with the merge benchmark's, if it ran on it).
+    pub fn add_dataset(
+        &mut self,
+        name: &str,
+        rows: u64,
+        ops: Vec<Row>,
+        scans: Vec<ScanRow>,
+        merge: Option<crate::merge::Results>,
+    ) {
         self.datasets.push(Dataset {
             name: name.to_string(),
             rows,
             ops,
             scans,
+            merge,
         });
     }
 
@@ -239,7 +248,9 @@ impl Report {
              alternate. MB/s = Arrow in-memory size (quiver's `RecordBatch::buffer_bytes`) / \
              median; 1 MB = 10^6 bytes. Ratios are quiver's median / the other's median \
              (< 1: quiver is faster). Targets of issue #5 (IPC) apply to lineitem only, those \
-             of issues #13 (Parquet reads) and #14 (Parquet writes) to every data set.\n"
+             of issues #13 (Parquet reads) and #14 (Parquet writes) to every data set. The \
+             merges of issue #15 are timed as whole processes (start-up included; see their \
+             table).\n"
         )?;
         for d in &self.datasets {
             self.write_dataset(s, d)?;
@@ -269,6 +280,9 @@ impl Report {
         }
         crate::report_parquet::write_table(s, &reads)?;
         crate::report_parquet_write::write_table(s, &writes)?;
+        if let Some(merge) = &d.merge {
+            crate::report_merge::write(s, merge, &self.heading(3))?;
+        }
         self.write_details(s, d)
     }
 
@@ -341,6 +355,9 @@ impl Report {
                 )?;
             }
             writeln!(s)?;
+        }
+        if d.ops.is_empty() {
+            return Ok(());
         }
         writeln!(
             s,

@@ -160,10 +160,16 @@ pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
             "no input files (directories are read for their files, hidden ones left out)"
         );
     }
+    let inputs = open_inputs(&paths)?;
+    if inputs
+        .first()
+        .is_some_and(|(_, _, b)| b.starts_with(b"ARROW1"))
+    {
+        return run_ipc(a, &inputs, quiet, start);
+    }
     let mut opts = options(&a.merge)?;
     let bar = progress_bar(quiet || a.merge.json, "merging");
     opts.progress = Some(bar.callback());
-    let inputs = open_inputs(&paths)?;
     let report = merge_into(&inputs, &a.output, &opts);
     bar.clear();
     let report = report?;
@@ -174,6 +180,87 @@ pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
         writeln!(out, "{}", report_json(&report, &label, seconds))?;
     } else if !quiet {
         write_report(&mut std::io::stderr().lock(), &report, &label, seconds)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `quiver merge` of Arrow IPC files (quiver-ipc's `merge`: record batches copied as they
+/// are, dictionaries unified).
+fn run_ipc(
+    a: &MergeArgs,
+    inputs: &[(String, File, Bytes)],
+    quiet: bool,
+    start: Instant,
+) -> Result<ExitCode> {
+    if a.merge.verbatim || a.merge.row_group_size.is_some() || a.merge.dictionary_limit.is_some() {
+        crate::usage!(
+            "--verbatim, --row-group-size and --dictionary-limit are for Parquet; Arrow IPC \
+             record batches are always copied as they are"
+        );
+    }
+    if let Some((name, _, _)) = inputs.iter().find(|(_, _, b)| !b.starts_with(b"ARROW1")) {
+        anyhow::bail!(
+            "{name}: not an Arrow IPC file, as the first input is: inputs are merged only with inputs of their format"
+        );
+    }
+    let list: Vec<quiver_ipc::merge::MergeInput> = inputs
+        .iter()
+        .map(|(name, _, b)| quiver_ipc::merge::MergeInput::new(name.clone(), b.clone()))
+        .collect();
+    let out = Output::create(&a.output)?;
+    let opts = quiver_ipc::merge::MergeOptions::new().with_full_validation(a.merge.verify);
+    let (mut w, r) = quiver_ipc::merge::merge(&list, out.writer()?, &opts)
+        .with_context(|| out.label().to_string())?;
+    w.flush()?;
+    drop(w);
+    out.commit()?;
+    let seconds = start.elapsed().as_secs_f64();
+    let t = &r.totals;
+    let label = crate::source::label_of(&a.output);
+    if a.merge.json {
+        let v = serde_json::json!({
+            "output": label,
+            "seconds": seconds,
+            "rows": t.rows,
+            "batches": t.batches,
+            "bytes": r.output_bytes,
+            "batches_verbatim": t.batches_verbatim,
+            "batches_reencoded": t.batches_reencoded,
+            "dictionary_batches": t.dictionary_batches,
+            "inputs": r.inputs.iter().map(|i| serde_json::json!({
+                "name": i.name, "rows": i.rows, "batches": i.batches, "bytes": i.bytes,
+                "batches_verbatim": i.batches_verbatim, "batches_reencoded": i.batches_reencoded,
+                "dictionaries_delta": i.dictionaries_delta, "dictionaries_unified": i.dictionaries_unified,
+            })).collect::<Vec<_>>(),
+            "conflicts": r.metadata_conflicts.iter().map(|c| serde_json::json!({
+                "input": c.input, "key": c.key, "kept": c.kept, "dropped": c.dropped,
+            })).collect::<Vec<_>>(),
+        });
+        writeln!(std::io::stdout().lock(), "{v}")?;
+    } else if !quiet {
+        let mut e = std::io::stderr().lock();
+        writeln!(
+            e,
+            "merged {} ({}, {}) into {label}: {} bytes in {seconds:.2} s",
+            count(t.inputs as u64, "file", "files"),
+            count(t.rows, "row", "rows"),
+            count(t.batches as u64, "record batch", "record batches"),
+            group(r.output_bytes),
+        )?;
+        writeln!(
+            e,
+            "  record batches: {} copied as stored, {} re-encoded (dictionary indices remapped); {} dictionary batches written",
+            group(t.batches_verbatim as u64),
+            group(t.batches_reencoded as u64),
+            group(t.dictionary_batches as u64),
+        )?;
+        for c in &r.metadata_conflicts {
+            writeln!(
+                e,
+                "  metadata {:?} differs in {} (the first value was kept)",
+                c.key, c.input
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -203,13 +290,14 @@ pub fn write_report(w: &mut impl Write, r: &MergeReport, output: &str, seconds: 
     )?;
     writeln!(
         w,
-        "  pages: {} copied, {} indices remapped ({} dictionaries merged), {} re-encoded PLAIN \
-         (dictionary past the limit), {} re-compressed, {} of nulls (missing columns)",
+        "  pages: {} copied, {} indices remapped ({} dictionaries merged), {} re-encoded PLAIN, \
+         {} re-compressed, {} v2 written as v1, {} of nulls (missing columns)",
         group(p.copied),
         group(p.remapped),
         group(p.dictionaries_merged),
         group(p.reencoded),
         group(p.recompressed),
+        group(p.as_v1),
         group(p.nulls)
     )?;
     if !r.appended_fields.is_empty() {
@@ -254,6 +342,7 @@ pub fn report_json(r: &MergeReport, output: &str, seconds: f64) -> serde_json::V
             "recompressed": p.recompressed,
             "nulls": p.nulls,
             "dictionaries_merged": p.dictionaries_merged,
+            "v2_as_v1": p.as_v1,
         },
         "appended_fields": r.appended_fields,
         "conflicts": r.conflicts.iter().map(|c| serde_json::json!({"key": c.key, "input": c.input})).collect::<Vec<_>>(),

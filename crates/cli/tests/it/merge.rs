@@ -353,3 +353,62 @@ fn compact_killed_at_random_points_never_loses_a_row() {
         "killed {killed} rounds, {partly} part-way"
     );
 }
+
+#[test]
+fn ipc_files_merge_with_their_record_batches_copied() {
+    use quiver_ipc::read::FileReader as IpcReader;
+    use quiver_ipc::write::{FileWriter as IpcWriter, WriteOptions as IpcOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for k in 0..3i64 {
+        let ids = Array::I64(PrimitiveArray::from(
+            (k * 10..k * 10 + 10).collect::<Vec<i64>>(),
+        ));
+        let tags = Array::Utf8(StringArray::from_options(
+            (0..10).map(|i| (i % 3 != 0).then_some("t")),
+        ));
+        let batch = RecordBatch::try_new(schema(), vec![ids, tags]).unwrap();
+        let path = dir.path().join(format!("p{k}.arrow"));
+        let mut w = IpcWriter::try_new(
+            std::fs::File::create(&path).unwrap(),
+            schema(),
+            IpcOptions::default(),
+        )
+        .unwrap();
+        w.write(&batch).unwrap();
+        w.finish().unwrap();
+        paths.push(path);
+    }
+    let out = dir.path().join("all.arrow");
+    let json = ok(&[
+        "merge",
+        s(&out),
+        s(&paths[0]),
+        s(&paths[1]),
+        s(&paths[2]),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (v["rows"].as_u64(), v["batches_verbatim"].as_u64()),
+        (Some(30), Some(3)),
+        "{json}"
+    );
+    let mut r = IpcReader::try_new(std::fs::File::open(&out).unwrap()).unwrap();
+    let mut ids = Vec::new();
+    for i in 0..r.num_batches() {
+        let b = r.batch(i).unwrap();
+        let Array::I64(a) = b.column(0) else { panic!() };
+        ids.extend_from_slice(a.values());
+    }
+    assert_eq!(ids, (0..30).collect::<Vec<i64>>());
+    // Formats are not mixed; Parquet options are refused.
+    let pq = dir.path().join("x.parquet");
+    write_rows(&pq, 0, 3);
+    let err = fails(&["merge", s(&out), s(&paths[0]), s(&pq)], 1);
+    assert!(
+        err.contains("x.parquet") && err.contains("not an Arrow IPC file"),
+        "{err}"
+    );
+    fails(&["merge", s(&out), s(&paths[0]), "--verbatim"], 2);
+}

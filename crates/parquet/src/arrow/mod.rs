@@ -21,7 +21,7 @@ pub mod plan;
 pub mod restore;
 pub mod shred;
 pub(crate) mod split;
-mod types;
+pub(crate) mod types;
 mod values;
 pub mod write_schema;
 pub mod write_stats;

@@ -8,6 +8,7 @@ mod common;
 mod files;
 mod lzo_pages;
 mod merge;
+mod merge_oracles;
 mod mutants;
 mod mutate;
 mod read_values;

@@ -111,10 +111,10 @@ fn verbatim() -> MergeOptions {
 }
 
 /// A file's name, the schema and batches its halves read as, and the halves.
-type Halves = (String, SchemaRef, Vec<RecordBatch>, Vec<u8>, Vec<u8>);
+type Halves = (String, SchemaRef, Vec<RecordBatch>, Vec<u8>, [Vec<u8>; 2]);
 
-/// The two halves of every official file quiver reads, written by quiver (the second with
-/// zstd and v2 pages), with the whole file's batches.
+/// The two halves of every official file quiver reads, written by quiver (the second twice:
+/// with zstd, and with v2 pages), with the whole file's batches.
 fn halves() -> Vec<Halves> {
     let Some(files) = parquet_files() else {
         return Vec::new();
@@ -124,9 +124,10 @@ fn halves() -> Vec<Halves> {
         ..WriteOptions::default()
     };
     first.column.page_rows = 100;
-    let mut second = first.clone();
-    second.column.codec = Codec::Zstd;
-    second.column.page_version = PageVersion::V2;
+    let mut zstd = first.clone();
+    zstd.column.codec = Codec::Zstd;
+    let mut v2 = first.clone();
+    v2.column.page_version = PageVersion::V2;
     let mut out = Vec::new();
     for f in files {
         let bytes = std::fs::read(&f).unwrap();
@@ -148,14 +149,19 @@ fn halves() -> Vec<Halves> {
             whole.slice(rows / 2, rows - rows / 2),
         );
         // Types quiver reads but cannot write (e.g. a time zone only INT96 has) are left out.
-        let (Ok(x), Ok(y)) = (write(&schema, &[a], &first), write(&schema, &[b], &second)) else {
+        let written = (
+            write(&schema, &[a], &first),
+            write(&schema, std::slice::from_ref(&b), &zstd),
+            write(&schema, &[b], &v2),
+        );
+        let (Ok(x), Ok(y), Ok(z)) = written else {
             continue;
         };
         // The merged file must read as its inputs read: their schema as quiver wrote it.
         let (written, mut expected) = read(&x).unwrap();
         expected.extend(read(&y).unwrap().1);
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        out.push((name, written, expected, x, y));
+        out.push((name, written, expected, x, [y, z]));
     }
     out
 }
@@ -169,13 +175,17 @@ fn halves_of_every_official_file_merge_into_the_file() {
     let mut tiny = coalescing();
     tiny.dictionary_limit = 16;
     let mut totals = MergeReport::default().pages;
-    for (name, schema, whole, a, b) in &cases {
-        for (mode, opts) in [
+    for (name, schema, whole, a, seconds) in &cases {
+        let modes = [
             ("verbatim", verbatim()),
             ("coalescing", coalescing()),
             ("tiny dictionary", tiny.clone()),
-        ] {
-            let what = format!("{name} ({mode})");
+        ];
+        for ((mode, opts), (k, b)) in modes
+            .iter()
+            .flat_map(|m| seconds.iter().enumerate().map(move |b| (m, b)))
+        {
+            let what = format!("{name} ({mode}, second half {k})");
             let (merged, report) =
                 merge_bytes(&[a, b], &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_reads_as(&merged, schema, whole, &what);
@@ -185,6 +195,7 @@ fn halves_of_every_official_file_merge_into_the_file() {
             totals.reencoded += report.pages.reencoded;
             totals.recompressed += report.pages.recompressed;
             totals.copied += report.pages.copied;
+            totals.as_v1 += report.pages.as_v1;
         }
     }
     // The cases did exercise every path.
@@ -194,6 +205,7 @@ fn halves_of_every_official_file_merge_into_the_file() {
         ("re-encoded", totals.reencoded),
         ("re-compressed", totals.recompressed),
         ("copied", totals.copied),
+        ("written as v1", totals.as_v1),
     ] {
         assert!(n > 100, "only {n} pages {what}");
     }

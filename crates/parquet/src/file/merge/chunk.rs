@@ -9,7 +9,9 @@
 
 use super::dict::{Mapping, MergedDictionary, entries};
 use super::meta::{MetaAcc, PieceMeta};
-use super::pages::{MaxLevels, Rewriter, Values, is_dictionary_encoded};
+use super::pages::{
+    MaxLevels, Rewriter, Values, is_delta_byte_array, is_dictionary_encoded, value_encoding,
+};
 use super::{Cx, PageCounts};
 use crate::bloom::Sbbf;
 use crate::codec::Codec;
@@ -229,6 +231,10 @@ struct Builder<'c, 'a> {
     counts: PageCounts,
     offset_index: bool,
     rows_before: i64,
+    /// A data page not dictionary-encoded was written: later ones may not be.
+    plain_written: bool,
+    /// DELTA byte-array pages are written PLAIN (the chunk would mix them with PLAIN pages).
+    delta_to_plain: bool,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -285,6 +291,10 @@ impl<'c, 'a> Builder<'c, 'a> {
             let e = entries(&values, n, c.meta.type_, self.type_length)
                 .map_err(|e| e.context("dictionary page"))?;
             let was_empty = self.dict.is_empty();
+            if self.plain_written {
+                // Its pages will be written PLAIN: its values need not join the dictionary.
+                self.dict.fall_back();
+            }
             let mapping = self.dict.add(&values, &e, self.cx.opts.dictionary_limit);
             if was_empty {
                 let len = page_end(c.bytes, first) - first.offset;
@@ -311,8 +321,16 @@ impl<'c, 'a> Builder<'c, 'a> {
                     )));
                 }
             };
-            let change = match (&dictionary, is_dictionary_encoded(page)) {
-                (_, false) | (Some((_, _, Mapping::Same)), true) => Values::Same,
+            let dictionary_encoded = is_dictionary_encoded(page);
+            let change = match (&dictionary, dictionary_encoded) {
+                (_, false) if self.delta_to_plain && is_delta_byte_array(page) => {
+                    Values::DeltaToPlain
+                }
+                (_, false) => Values::Same,
+                // No dictionary-encoded page after a PLAIN one: Spark's reader loses the
+                // values of a PLAIN page that a dictionary-encoded page follows in one batch.
+                (Some((v, e, _)), true) if self.plain_written => Values::Plain(v, e),
+                (Some((_, _, Mapping::Same)), true) => Values::Same,
                 (Some((_, _, Mapping::Table(t))), true) => {
                     Values::Remap(t, self.dict.index_width())
                 }
@@ -341,6 +359,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 first_row,
                 unencoded,
             });
+            self.plain_written |= !dictionary_encoded || new_encoding.is_some();
             self.stat(h.type_, new_encoding.unwrap_or(encoding));
             if let Some(e) = new_encoding {
                 self.acc.encoding(e);
@@ -375,7 +394,8 @@ impl<'c, 'a> Builder<'c, 'a> {
     ) -> Result<Option<Encoding>> {
         let stored = (page_end(c.bytes, page) - page.offset) as u64;
         let header_len = stored - page.data.len() as u64;
-        if matches!(change, Values::Same) && c.codec == self.codec {
+        let v2 = page.header.type_ == PageType::DATA_PAGE_V2;
+        if matches!(change, Values::Same) && c.codec == self.codec && !(v2 && self.rewriter.as_v1) {
             self.push_copy(p.input, c.start + page.offset as u64, stored);
             self.uncompressed += header_len as i64 + i64::from(page.header.uncompressed_page_size);
             self.counts.copied += 1;
@@ -387,7 +407,11 @@ impl<'c, 'a> Builder<'c, 'a> {
             .data_page(page, c.codec, self.max, change, &mut out)?;
         self.uncompressed += (w.header_len + w.uncompressed_len) as i64;
         self.push_bytes(out);
+        if v2 && self.rewriter.as_v1 {
+            self.counts.as_v1 += 1;
+        }
         Ok(match change {
+            Values::Same if v2 && self.rewriter.as_v1 => None,
             Values::Same => {
                 self.counts.recompressed += 1;
                 None
@@ -396,7 +420,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 self.counts.remapped += 1;
                 None
             }
-            Values::Plain(..) => {
+            Values::Plain(..) | Values::DeltaToPlain => {
                 self.counts.reencoded += 1;
                 Some(Encoding::PLAIN)
             }
@@ -432,14 +456,17 @@ impl<'c, 'a> Builder<'c, 'a> {
         let mut dictionary = false;
         if !self.dict.is_empty() {
             dictionary = true;
-            let (part, uncompressed) = match self.first_dictionary {
+            let (part, uncompressed, encoding) = match self.first_dictionary {
                 Some((input, start, len, codec))
                     if self.dict.is_first_pieces() && codec == self.codec =>
                 {
                     let page = &self.cx.inputs[input].bytes[start as usize..(start + len) as usize];
                     let (h, header_len) = crate::format::PageHeader::decode(page)?;
                     let u = header_len as i64 + i64::from(h.uncompressed_page_size);
-                    (Part::Copy { input, start, len }, u)
+                    let e = h
+                        .dictionary_page_header
+                        .map_or(Encoding::PLAIN, |d| d.encoding);
+                    (Part::Copy { input, start, len }, u, e)
                 }
                 _ => {
                     let mut out = Vec::new();
@@ -449,6 +476,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     (
                         (Part::Bytes(out)),
                         (w.header_len + w.uncompressed_len) as i64,
+                        Encoding::PLAIN,
                     )
                 }
             };
@@ -457,7 +485,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                 page.offset += shift;
             }
             self.uncompressed += uncompressed;
-            self.stat(PageType::DICTIONARY_PAGE, Encoding::PLAIN);
+            self.stat(PageType::DICTIONARY_PAGE, encoding);
+            self.acc.encoding(encoding);
             self.encoding_stats.rotate_right(1);
             let mut parts = vec![part];
             parts.append(&mut self.parts);
@@ -567,7 +596,33 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         counts: PageCounts::default(),
         offset_index: true,
         rows_before: 0,
+        plain_written: false,
+        delta_to_plain: false,
     };
+    // Data pages v1 and v2 in one chunk: polars (2.1) misreads nested byte arrays across the
+    // change, so a chunk that would hold both gets v1 pages only.
+    let kinds = |t: PageType| {
+        chunks
+            .iter()
+            .flatten()
+            .any(|c| c.pages.iter().any(|p| p.header.type_ == t))
+    };
+    b.rewriter.as_v1 = kinds(PageType::DATA_PAGE) && kinds(PageType::DATA_PAGE_V2);
+    // Byte arrays PLAIN in some pages and DELTA in others: polars (2.1) misreads nested ones
+    // across the change, so the DELTA pages of such a chunk are written PLAIN.
+    let encodings: Vec<Encoding> = chunks
+        .iter()
+        .flatten()
+        .flat_map(|c| c.pages.iter().filter_map(value_encoding))
+        .collect();
+    let delta = |e: &Encoding| {
+        matches!(
+            e,
+            Encoding::DELTA_BYTE_ARRAY | Encoding::DELTA_LENGTH_BYTE_ARRAY
+        )
+    };
+    b.delta_to_plain =
+        pieces.len() > 1 && encodings.iter().any(delta) && encodings.iter().any(|e| !delta(e));
     for (p, c) in pieces.iter().zip(&chunks) {
         match c {
             Some(c) => b.piece(p, c).map_err(|e| cx.at(p, leaf, e))?,

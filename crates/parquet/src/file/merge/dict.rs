@@ -86,6 +86,8 @@ pub(super) enum Mapping {
 #[derive(Debug, Default)]
 pub(super) struct MergedDictionary {
     values: BytesInterner,
+    /// A piece had a dictionary page (perhaps of no values).
+    seen: bool,
     /// The merged dictionary is the first piece's, unchanged.
     grown: bool,
     /// A piece fell back: every later one does too.
@@ -98,7 +100,8 @@ impl MergedDictionary {
         if self.fallen_back {
             return Mapping::Plain;
         }
-        let first = self.values.is_empty();
+        let first = !self.seen;
+        self.seen = true;
         let before = self.values.len();
         let mut table = Vec::with_capacity(entries.len());
         let mut same = true;
@@ -120,9 +123,14 @@ impl MergedDictionary {
         }
     }
 
-    /// Whether any piece had a dictionary.
+    /// Takes no more values: later pieces fall back to PLAIN.
+    pub(super) fn fall_back(&mut self) {
+        self.fallen_back = true;
+    }
+
+    /// Whether no piece had a dictionary page.
     pub(super) fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        !self.seen
     }
 
     /// Whether the dictionary is the first piece's as it was.

@@ -36,7 +36,12 @@ pub(super) struct MetaAcc<'a> {
     nan_count: Option<i64>,
     min: Option<Bound<'a>>,
     max: Option<Bound<'a>>,
+    /// The pieces' size statistics summed (`None` before the first piece with data).
     size: Option<SizeStatistics>,
+    /// Every piece with data had size statistics.
+    size_known: bool,
+    /// Rows of the pieces of nulls (level 0 in both histograms, no bytes).
+    null_rows: i64,
     index: Option<ColumnIndex<'a>>,
     blooms: Option<Vec<Sbbf>>,
     /// The encodings the chunk's pages use (in the order first seen).
@@ -56,6 +61,15 @@ pub(super) struct PieceMeta<'a, 'm> {
     pub index: Option<ColumnIndex<'a>>,
     /// Its Bloom filter, when it has one.
     pub bloom: Option<Sbbf>,
+}
+
+/// Whether a PLAIN float or double is NaN.
+fn is_nan(v: &[u8]) -> bool {
+    match v.len() {
+        4 => f32::from_le_bytes([v[0], v[1], v[2], v[3]]).is_nan(),
+        8 => f64::from_le_bytes(v.try_into().unwrap_or([0; 8])).is_nan(),
+        _ => false,
+    }
 }
 
 fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
@@ -89,11 +103,9 @@ impl<'a> MetaAcc<'a> {
             nan_count: Some(0),
             min: None,
             max: None,
-            size: Some(SizeStatistics {
-                unencoded_byte_array_data_bytes: Some(0),
-                repetition_level_histogram: Some(vec![0; levels.1 as usize + 1]),
-                definition_level_histogram: Some(vec![0; levels.0 as usize + 1]),
-            }),
+            size: None,
+            size_known: true,
+            null_rows: 0,
             index: Some(ColumnIndex {
                 null_pages: Vec::new(),
                 min_values: Vec::new(),
@@ -155,7 +167,13 @@ impl<'a> MetaAcc<'a> {
                     (Some(lo), Some(hi)) => {
                         Some(((lo, s.is_min_value_exact), (hi, s.is_max_value_exact)))
                     }
-                    _ if self.order == SortOrder::Signed => {
+                    // The deprecated fields compare signed: the column's order for signed
+                    // integers and floats (a NaN bound says nothing).
+                    _ if self.order == SortOrder::Signed
+                        || (self.order == SortOrder::Float
+                            && !s.min.is_some_and(is_nan)
+                            && !s.max.is_some_and(is_nan)) =>
+                    {
                         s.min.zip(s.max).map(|(lo, hi)| ((lo, None), (hi, None)))
                     }
                     _ => None,
@@ -171,6 +189,8 @@ impl<'a> MetaAcc<'a> {
             }
         }
         match (&mut self.size, m.size_statistics.as_ref().map(|e| e.get())) {
+            (_, None) => self.size_known = false,
+            (None, Some(s)) => self.size = Some(s),
             (Some(acc), Some(s)) => {
                 acc.unencoded_byte_array_data_bytes = add(
                     acc.unencoded_byte_array_data_bytes,
@@ -185,7 +205,6 @@ impl<'a> MetaAcc<'a> {
                     s.definition_level_histogram.as_ref(),
                 );
             }
-            _ => self.size = None,
         }
         self.extend_index(p.index);
         match (&mut self.blooms, p.bloom) {
@@ -240,10 +259,7 @@ impl<'a> MetaAcc<'a> {
             h[0] = rows;
             h
         };
-        if let Some(acc) = &mut self.size {
-            add_lists(&mut acc.repetition_level_histogram, Some(&hist(max_rep)));
-            add_lists(&mut acc.definition_level_histogram, Some(&hist(max_def)));
-        }
+        self.null_rows += rows;
         let empty: &'static [u8] = &[];
         self.extend_index(Some(ColumnIndex {
             null_pages: vec![true],
@@ -262,22 +278,19 @@ impl<'a> MetaAcc<'a> {
         if !self.stats {
             return None;
         }
-        if self.pieces == 1 {
-            let mut s = self.single.clone()?;
-            if self.order != SortOrder::Signed {
-                (s.min, s.max) = (None, None);
-            }
-            return Some(s);
-        }
         let bounds = self
             .bounds_known
             .then_some(self.min.zip(self.max))
             .flatten();
+        // One piece keeps its distinct count, and its deprecated bounds where they are in the
+        // column's order.
+        let single = self.single.as_ref().filter(|_| self.pieces == 1);
+        let legacy = single.filter(|_| self.order == SortOrder::Signed);
         Some(Statistics {
-            max: None,
-            min: None,
+            max: legacy.and_then(|s| s.max),
+            min: legacy.and_then(|s| s.min),
             null_count: self.null_count,
-            distinct_count: None,
+            distinct_count: single.and_then(|s| s.distinct_count),
             max_value: bounds.map(|b| b.1.0),
             min_value: bounds.map(|b| b.0.0),
             is_max_value_exact: bounds.and_then(|b| b.1.1),
@@ -286,9 +299,39 @@ impl<'a> MetaAcc<'a> {
         })
     }
 
-    /// The chunk's size statistics.
-    pub(super) fn size_statistics(&self) -> Option<&SizeStatistics> {
-        self.size.as_ref()
+    /// The chunk's size statistics: the pieces' summed, the rows of null pages added at level
+    /// 0 of each histogram the pieces kept.
+    pub(super) fn size_statistics(&self) -> Option<SizeStatistics> {
+        if !self.size_known {
+            return None;
+        }
+        let (max_def, max_rep) = self.levels;
+        let hist = |max: i16| {
+            let mut h = vec![0i64; max as usize + 1];
+            h[0] = self.null_rows;
+            h
+        };
+        let Some(mut s) = self.size.clone() else {
+            // Only nulls.
+            return Some(SizeStatistics {
+                unencoded_byte_array_data_bytes: (self.physical == Type::BYTE_ARRAY).then_some(0),
+                repetition_level_histogram: (max_rep > 0).then(|| hist(max_rep)),
+                definition_level_histogram: (max_def > 0).then(|| hist(max_def)),
+            });
+        };
+        for (list, max) in [
+            (&mut s.repetition_level_histogram, max_rep),
+            (&mut s.definition_level_histogram, max_def),
+        ] {
+            match list {
+                Some(h) if h.len() == max as usize + 1 => {
+                    h[0] = h[0].saturating_add(self.null_rows)
+                }
+                Some(h) if h.is_empty() => {}
+                _ => *list = None,
+            }
+        }
+        Some(s)
     }
 
     /// The chunk's column index, for `pages` data pages (`None` when a piece had none, or the

@@ -29,6 +29,7 @@ mod meta;
 mod pages;
 mod schema;
 mod sink;
+mod sorting;
 
 pub use schema::MetadataConflict;
 pub use sink::{FileSink, MergeSink};
@@ -37,11 +38,8 @@ use super::chunk_meta::{
     ChunkRecord, GroupRecord, compression_codec, encoded, row_groups, write_indexes,
 };
 use super::writer::CREATED_BY;
-use crate::arrow::physical::SortOrder;
-use crate::arrow::write_stats::compare;
 use crate::format::{
-    ColumnMetaData, Encoding, FileMetaData, KeyValue, OffsetIndex, PageLocation, SortingColumn,
-    Type,
+    ColumnMetaData, Encoding, FileMetaData, KeyValue, OffsetIndex, PageLocation, Type,
 };
 use crate::metadata::{ParquetMetaData, parse_file};
 use crate::thrift::{Encoded, ThriftList};
@@ -141,6 +139,8 @@ pub struct PageCounts {
     pub nulls: u64,
     /// Dictionaries merged into another.
     pub dictionaries_merged: u64,
+    /// Data pages v2 written as v1 (their chunk would otherwise hold both kinds).
+    pub as_v1: u64,
 }
 
 impl PageCounts {
@@ -151,6 +151,7 @@ impl PageCounts {
         self.reencoded += o.reencoded;
         self.nulls += o.nulls;
         self.dictionaries_merged += o.dictionaries_merged;
+        self.as_v1 += o.as_v1;
     }
 }
 
@@ -420,11 +421,8 @@ impl Writer<'_> {
             self.parts(cx, c)?;
             total += c.total_uncompressed;
             self.report.chunks += 1;
-            if c.counts.copied > 0
-                && c.counts.recompressed + c.counts.remapped + c.counts.reencoded + c.counts.nulls
-                    == 0
-                && c.parts.iter().all(|p| matches!(p, Part::Copy { .. }))
-            {
+            // Every byte copied: nothing rewritten, no page written anew.
+            if !c.parts.is_empty() && c.parts.iter().all(|p| matches!(p, Part::Copy { .. })) {
                 self.report.chunks_verbatim += 1;
             }
             self.report.pages.add(&c.counts);
@@ -444,7 +442,7 @@ impl Writer<'_> {
             };
             records.push(record(cx, leaf, &mut c, at, bloom)?);
         }
-        let sorting_columns = sorting_columns(cx, pieces, &mut self.report.notes)?;
+        let sorting_columns = sorting::sorting_columns(cx, pieces, &mut self.report.notes)?;
         self.report.rows += rows;
         self.groups.push(GroupRecord {
             chunks: records,
@@ -496,7 +494,7 @@ fn record(
     let path_bytes = ThriftList::<&str>::encode(&path);
     let stats_bytes = c.acc.statistics().map(|s| encoded(&s));
     let enc_stats_bytes = ThriftList::encode(&c.encoding_stats);
-    let size_bytes = c.acc.size_statistics().map(encoded);
+    let size_bytes = c.acc.size_statistics().map(|s| encoded(&s));
     let meta = ColumnMetaData {
         type_: cx.schema.physical[leaf],
         encodings: ThriftList::from_encoded(&encodings_bytes, encodings.len())?,
@@ -558,128 +556,6 @@ fn record(
         column_index_at: None,
         offset_index_at: None,
     })
-}
-
-/// The sorting columns of an output row group: the pieces' (in output leaf indices) when all
-/// say the same and, for several pieces, the chunk statistics of the first sorting column show
-/// the pieces follow each other in that order.
-fn sorting_columns(
-    cx: &Cx<'_, '_>,
-    pieces: &[(usize, usize, u64)],
-    notes: &mut Vec<String>,
-) -> Result<Option<Vec<SortingColumn>>> {
-    let mut common: Option<Vec<SortingColumn>> = None;
-    for (k, &(input, g, _)) in pieces.iter().enumerate() {
-        let rg = cx.inputs[input].meta.row_group(g)?;
-        let mapped = rg.sorting_columns.as_ref().map(|cols| {
-            cols.iter()
-                .map(|s| {
-                    let leaf = cx.schema.maps[input]
-                        .iter()
-                        .position(|&l| l == Some(s.column_idx.max(0) as usize))?;
-                    Some(SortingColumn {
-                        column_idx: leaf as i32,
-                        ..*s
-                    })
-                })
-                .collect::<Option<Vec<_>>>()
-        });
-        match (k, mapped.flatten()) {
-            (0, Some(m)) => common = Some(m),
-            (_, Some(m)) if common.as_ref() == Some(&m) => {}
-            (_, m) => {
-                if common.is_some() || m.is_some() {
-                    notes.push(format!(
-                        "sorting_columns dropped from output row group {}: its input row groups \
-                         are not sorted alike",
-                        cx_group_label(cx, pieces)
-                    ));
-                }
-                return Ok(None);
-            }
-        }
-    }
-    let Some(cols) = common else {
-        return Ok(None);
-    };
-    if pieces.len() > 1 && !in_order(cx, pieces, &cols)? {
-        notes.push(format!(
-            "sorting_columns dropped from output row group {}: the joined row groups are not \
-             in order by its first sorting column (by their statistics)",
-            cx_group_label(cx, pieces)
-        ));
-        return Ok(None);
-    }
-    Ok(Some(cols))
-}
-
-fn cx_group_label(cx: &Cx<'_, '_>, pieces: &[(usize, usize, u64)]) -> String {
-    let (i, g, _) = pieces[0];
-    format!("starting at {} row group {g}", cx.inputs[i].name)
-}
-
-/// Whether consecutive pieces are ordered by the first sorting column (by their chunk
-/// statistics: the bound of one must not pass the other's; strictly with more keys to break
-/// ties; no nulls where they would land in the middle).
-fn in_order(
-    cx: &Cx<'_, '_>,
-    pieces: &[(usize, usize, u64)],
-    cols: &[SortingColumn],
-) -> Result<bool> {
-    let s = cols[0];
-    let leaf = s.column_idx as usize;
-    let order = cx.schema.orders[leaf];
-    if order == SortOrder::Undefined {
-        return Ok(false);
-    }
-    let physical = cx.schema.physical[leaf];
-    let mut prev: Option<(Vec<u8>, Vec<u8>, i64)> = None;
-    for &(input, g, rows) in pieces {
-        let Some(l) = cx.schema.maps[input][leaf] else {
-            return Ok(false);
-        };
-        let chunk = cx.inputs[input].meta.column_chunk(g, l)?;
-        let st = chunk
-            .meta_data
-            .as_ref()
-            .and_then(|m| m.statistics.as_ref())
-            .map(|e| e.get());
-        let Some(st) = st else { return Ok(false) };
-        let nulls = st.null_count.unwrap_or(-1);
-        let (Some(lo), Some(hi)) = (st.min_value, st.max_value) else {
-            return Ok(false);
-        };
-        if nulls < 0 || nulls as u64 == rows && rows > 0 {
-            return Ok(false);
-        }
-        if let Some((plo, phi, pnulls)) = &prev {
-            let (a, b) = if s.descending {
-                (lo, &plo[..])
-            } else {
-                (&phi[..], lo)
-            };
-            let _ = hi;
-            let c = compare(order, physical, a, b);
-            let ok = if cols.len() > 1 { c.is_lt() } else { c.is_le() };
-            let nulls_ok = if s.nulls_first {
-                nulls == 0
-            } else {
-                *pnulls == 0
-            };
-            if !ok || !nulls_ok {
-                return Ok(false);
-            }
-            if s.descending {
-                // Descending: the previous piece's minimum must not be below this one's maximum.
-                let c = compare(order, physical, plo, hi);
-                if !(if cols.len() > 1 { c.is_gt() } else { c.is_ge() }) {
-                    return Ok(false);
-                }
-            }
-        }
-        prev = Some((lo.to_vec(), hi.to_vec(), nulls));
-    }
-    Ok(true)
 }
 
 /// The merged file's footer.

@@ -5,6 +5,9 @@
 //! changes, and only where the dictionary does.
 
 use crate::codec::{Codec, Decompressor};
+use crate::encoding::byte_array::{
+    ByteArraySink, DeltaByteArrayScratch, delta_byte_array, delta_length,
+};
 use crate::encoding::dictionary::{for_each_block, indices};
 use crate::encoding::rle_encoder::RleEncoder;
 use crate::format::{DataPageHeader, DataPageHeaderV2, Encoding, PageType};
@@ -23,6 +26,9 @@ pub(super) enum Values<'d> {
     /// Dictionary indices replaced by the entries they select (PLAIN encoded, each entry a byte
     /// range of the dictionary page).
     Plain(&'d [u8], &'d [(usize, usize)]),
+    /// DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY values (of the page's encoding) decoded
+    /// and written PLAIN.
+    DeltaToPlain,
 }
 
 /// Rewrites pages, reusing its buffers.
@@ -32,7 +38,13 @@ pub(super) struct Rewriter {
     decompressor: Decompressor,
     scratch: Vec<u8>,
     body: Vec<u8>,
+    /// The values section of a page whose values change.
+    converted: Vec<u8>,
     levels: Vec<i16>,
+    delta: DeltaByteArrayScratch,
+    lengths: quiver_arrow::buffer::MutableBuffer,
+    /// Write data pages v2 as v1 (a chunk would hold both kinds otherwise).
+    pub as_v1: bool,
     rle: RleEncoder,
 }
 
@@ -61,7 +73,11 @@ impl Rewriter {
             decompressor: Decompressor::default(),
             scratch: Vec::new(),
             body: Vec::new(),
+            converted: Vec::new(),
             levels: Vec::new(),
+            delta: DeltaByteArrayScratch::default(),
+            lengths: quiver_arrow::buffer::MutableBuffer::new(),
+            as_v1: false,
             rle: RleEncoder::new(1),
         })
     }
@@ -176,7 +192,7 @@ impl Rewriter {
         let mut new_body = std::mem::take(&mut self.body);
         new_body.clear();
         new_body.extend_from_slice(&body[..body.len() - vals.len()]);
-        let encoding = self.values(vals, present, values, &mut new_body)?;
+        let encoding = self.values(vals, present, values, d.encoding, &mut new_body)?;
         let header = DataPageHeader {
             encoding: encoding.unwrap_or(d.encoding),
             ..d.clone()
@@ -230,24 +246,57 @@ impl Rewriter {
             &scratch
         };
         let r = match values {
-            Values::Same => self.writer.data_v2_parts(d, rep, def, vals, out),
+            Values::Same => self.emit_v2(d, [rep, def, vals], out),
             _ => {
-                let mut new_vals = std::mem::take(&mut self.body);
+                let mut new_vals = std::mem::take(&mut self.converted);
                 new_vals.clear();
                 let r = self
-                    .values(vals, present, values, &mut new_vals)
+                    .values(vals, present, values, d.encoding, &mut new_vals)
                     .and_then(|enc| {
                         let header = DataPageHeaderV2 {
                             encoding: enc.unwrap_or(d.encoding),
                             ..d.clone()
                         };
-                        self.writer.data_v2_parts(&header, rep, def, &new_vals, out)
+                        self.emit_v2(&header, [rep, def, &new_vals], out)
                     });
-                self.body = new_vals;
+                self.converted = new_vals;
                 r
             }
         };
         self.scratch = scratch;
+        r
+    }
+
+    /// Appends a data page v2 of `header` and its parts (repetition levels, definition levels,
+    /// uncompressed values), or, when the rewriter writes v1 pages, the same page as v1 (the
+    /// levels behind their lengths, compressed with the values).
+    fn emit_v2(
+        &mut self,
+        header: &DataPageHeaderV2<'_>,
+        [rep, def, values]: [&[u8]; 3],
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        if !self.as_v1 {
+            return self.writer.data_v2_parts(header, rep, def, values, out);
+        }
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        for levels in [rep, def] {
+            if !levels.is_empty() {
+                body.extend_from_slice(&(levels.len() as u32).to_le_bytes());
+                body.extend_from_slice(levels);
+            }
+        }
+        body.extend_from_slice(values);
+        let v1 = DataPageHeader {
+            num_values: header.num_values,
+            encoding: header.encoding,
+            definition_level_encoding: Encoding::RLE,
+            repetition_level_encoding: Encoding::RLE,
+            statistics: header.statistics.clone(),
+        };
+        let r = self.writer.data_v1_body(&v1, &body, out);
+        self.body = body;
         r
     }
 
@@ -270,11 +319,37 @@ impl Rewriter {
         vals: &[u8],
         present: usize,
         change: Values<'_>,
+        encoding: Encoding,
         out: &mut Vec<u8>,
     ) -> Result<Option<Encoding>> {
+        if let Values::DeltaToPlain = change {
+            let mut sink = PlainSink(out);
+            match encoding {
+                Encoding::DELTA_BYTE_ARRAY => {
+                    delta_byte_array(vals, present, &mut sink, &mut self.delta)?;
+                }
+                Encoding::DELTA_LENGTH_BYTE_ARRAY => {
+                    delta_length(vals, present, &mut sink, &mut self.lengths)?;
+                }
+                other => {
+                    return Err(Error::invalid(format!(
+                        "{} values are not DELTA byte arrays",
+                        other.name()
+                    )));
+                }
+            }
+            return Ok(Some(Encoding::PLAIN));
+        }
+        if present == 0 {
+            // No indices (a page of nulls): a width byte, or nothing.
+            if let Values::Remap(_, width) = change {
+                out.push(width as u8);
+            }
+            return Ok(matches!(change, Values::Plain(..)).then_some(Encoding::PLAIN));
+        }
         let mut decoder = indices(vals)?;
         match change {
-            Values::Same => {
+            Values::Same | Values::DeltaToPlain => {
                 out.extend_from_slice(vals);
                 Ok(None)
             }
@@ -347,11 +422,45 @@ fn size(v: i32) -> Result<usize> {
 
 /// Whether a data page's values are dictionary indices.
 pub(super) fn is_dictionary_encoded(page: &StoredPage<'_>) -> bool {
+    matches!(
+        value_encoding(page),
+        Some(Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY)
+    )
+}
+
+/// Byte arrays appended PLAIN (a 4-byte little-endian length, then the bytes).
+struct PlainSink<'o>(&'o mut Vec<u8>);
+
+impl ByteArraySink for PlainSink<'_> {
+    fn reserve(&mut self, values: usize, bytes: usize) -> Result<()> {
+        self.0
+            .try_reserve(values.saturating_mul(4).saturating_add(bytes))
+            .map_err(|e| Error::invalid(format!("{e}")))
+    }
+
+    fn push(&mut self, value: &[u8]) -> Result<()> {
+        let len = u32::try_from(value.len())
+            .map_err(|_| Error::oos(format!("a byte array of {} bytes", value.len())))?;
+        self.0.extend_from_slice(&len.to_le_bytes());
+        self.0.extend_from_slice(value);
+        Ok(())
+    }
+}
+
+/// Whether a data page's values are DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY.
+pub(super) fn is_delta_byte_array(page: &StoredPage<'_>) -> bool {
+    matches!(
+        value_encoding(page),
+        Some(Encoding::DELTA_BYTE_ARRAY | Encoding::DELTA_LENGTH_BYTE_ARRAY)
+    )
+}
+
+/// A data page's value encoding.
+pub(super) fn value_encoding(page: &StoredPage<'_>) -> Option<Encoding> {
     let h = &page.header;
-    let e = match (&h.data_page_header, &h.data_page_header_v2) {
-        (Some(d), _) if h.type_ == PageType::DATA_PAGE => d.encoding,
-        (_, Some(d)) if h.type_ == PageType::DATA_PAGE_V2 => d.encoding,
-        _ => return false,
-    };
-    e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY
+    match (&h.data_page_header, &h.data_page_header_v2) {
+        (Some(d), _) if h.type_ == PageType::DATA_PAGE => Some(d.encoding),
+        (_, Some(d)) if h.type_ == PageType::DATA_PAGE_V2 => Some(d.encoding),
+        _ => None,
+    }
 }

@@ -9,6 +9,7 @@ use super::Input;
 use crate::arrow::options::ReadOptions;
 use crate::arrow::physical::SortOrder;
 use crate::arrow::restore::ARROW_SCHEMA_KEY;
+use crate::arrow::types::{extension, leaf_type};
 use crate::format::{ColumnOrder, FieldRepetitionType, KeyValue, SchemaElement, Type};
 use crate::schema::SchemaDescriptor;
 use base64::Engine;
@@ -65,6 +66,27 @@ fn field_by_name(descr: &SchemaDescriptor<'_>, name: &str, input: &str) -> Resul
     Ok(first)
 }
 
+/// Whether two elements' annotations mean different things. Leaves compare by the Arrow type
+/// they read as (`arrow::types`, the one mapping of logical and converted types: an INT64
+/// with `INT_64` and one without are the same, a `UTF8` and a `String` too, timestamps of
+/// another unit or UTC flag are not); groups by whether they are a list, a map or a struct.
+fn annotations_differ(a: &SchemaElement<'_>, b: &SchemaElement<'_>) -> bool {
+    use crate::format::{ConvertedType as C, LogicalType as L};
+    if a.is_leaf() {
+        let o = ReadOptions::default();
+        return match (leaf_type(a, &o), leaf_type(b, &o)) {
+            (Ok(x), Ok(y)) => x != y || extension(a) != extension(b),
+            _ => (a.logical_type, a.converted_type) != (b.logical_type, b.converted_type),
+        };
+    }
+    let kind = |e: &SchemaElement<'_>| match (e.logical_type, e.converted_type) {
+        (Some(L::List), _) | (None, Some(C::LIST)) => 1,
+        (Some(L::Map), _) | (None, Some(C::MAP | C::MAP_KEY_VALUE)) => 2,
+        _ => 0,
+    };
+    kind(a) != kind(b)
+}
+
 /// How `b` differs from `a` (two elements at the same place of two subtrees), if it does.
 fn difference(a: &SchemaElement<'_>, b: &SchemaElement<'_>) -> Option<String> {
     let children = |e: &SchemaElement<'_>| {
@@ -94,22 +116,17 @@ fn difference(a: &SchemaElement<'_>, b: &SchemaElement<'_>) -> Option<String> {
         ))
     } else if children(a) != children(b) {
         Some(format!("{} children against {}", children(b), children(a)))
-    } else if (a.scale, a.precision) != (b.scale, b.precision) {
+    } else if annotations_differ(a, b) {
         Some(format!(
-            "scale and precision {:?} against {:?}",
-            (b.scale, b.precision),
-            (a.scale, a.precision)
-        ))
-    } else if match (&a.logical_type, &b.logical_type) {
-        (Some(x), Some(y)) => x != y,
-        _ => a.converted_type != b.converted_type,
-    } {
-        Some(format!(
-            "annotation {:?}/{:?} against {:?}/{:?}",
+            "annotation {:?}/{:?} (scale {:?}, precision {:?}) against {:?}/{:?} (scale {:?}, precision {:?})",
             b.logical_type,
             b.converted_type.map(|c| c.name()),
+            b.scale,
+            b.precision,
             a.logical_type,
-            a.converted_type.map(|c| c.name())
+            a.converted_type.map(|c| c.name()),
+            a.scale,
+            a.precision,
         ))
     } else {
         None
@@ -149,13 +166,13 @@ pub(super) fn merge_schema<'a>(inputs: &[Input<'a>]) -> Result<MergedSchema<'a>>
     let descr = SchemaDescriptor::new(&elements)?;
     let leaves = descr.columns().len();
     let mut maps = Vec::with_capacity(inputs.len());
+    // The input each output field comes from.
+    let sources: Vec<&str> = fields
+        .iter()
+        .map(|&(i, _)| inputs[i].name.as_str())
+        .collect();
     for input in inputs {
-        maps.push(map_input(
-            input,
-            &descr,
-            &elements,
-            inputs[0].name.as_str(),
-        )?);
+        maps.push(map_input(input, &descr, &elements, &sources)?);
     }
     let mut orders = Vec::with_capacity(leaves);
     let mut column_orders = Vec::with_capacity(leaves);
@@ -209,21 +226,21 @@ fn map_input(
     input: &Input<'_>,
     out: &SchemaDescriptor<'_>,
     out_elements: &[SchemaElement<'_>],
-    first_name: &str,
+    sources: &[&str],
 ) -> Result<Vec<Option<usize>>> {
     let d = input.meta.schema_descr();
     let elements = input.meta.schema();
     let mut map = vec![None; out.columns().len()];
-    for &of in out.fields() {
+    for (k, &of) in out.fields().iter().enumerate() {
         let name = out.node(of).name;
         let out_range = of..subtree_end(out, of);
         let Some(f) = field_by_name(d, name, &input.name)? else {
             let rep = out_elements[of].repetition_type;
             if rep == Some(FieldRepetitionType::REQUIRED) {
                 return Err(Error::invalid(format!(
-                    "{}: lacks the field {name:?}, which is required (not nullable) in {first_name}: \
+                    "{}: lacks the field {name:?}, which is required (not nullable) in {}: \
                      only optional fields may be missing",
-                    input.name
+                    input.name, sources[k]
                 )));
             }
             continue;

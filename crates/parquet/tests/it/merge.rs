@@ -187,7 +187,7 @@ fn halves_of_every_official_file_merge_into_the_file() {
         {
             let what = format!("{name} ({mode}, second half {k})");
             let (merged, report) =
-                merge_bytes(&[a, b], &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+                merge_bytes(&[a, b], opts).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_reads_as(&merged, schema, whole, &what);
             let rows: usize = whole.iter().map(RecordBatch::num_rows).sum();
             assert_eq!(report.rows as usize, rows, "{what}");

@@ -99,6 +99,22 @@ impl<T: bytemuck::Pod + Eq + Hash> FixedInterner<T> {
         self.values.is_empty()
     }
 
+    /// Room for `additional` more values without growing the table.
+    pub fn reserve(&mut self, additional: usize) {
+        let (values, hasher) = (&self.values, &self.hasher);
+        self.table
+            .reserve(additional, |&i| hasher.hash_one(values[i as usize]));
+        self.values.reserve(additional);
+    }
+
+    /// Keeps the first `len` values, forgetting the rest.
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.values.len() {
+            self.table.retain(|i| (*i as usize) < len);
+            self.values.truncate(len);
+        }
+    }
+
     /// Empties the dictionary, keeping its memory.
     pub fn clear(&mut self) {
         self.values.clear();
@@ -218,6 +234,15 @@ impl BytesInterner {
     /// The total bytes of the values.
     pub fn data_len(&self) -> usize {
         self.data.len()
+    }
+
+    /// Room for `additional` more values (of `bytes` bytes in all) without growing.
+    pub fn reserve(&mut self, additional: usize, bytes: usize) {
+        let hashes = &self.hashes;
+        self.table.reserve(additional, |&i| hashes[i as usize]);
+        self.hashes.reserve(additional);
+        self.offsets.reserve(additional);
+        self.data.reserve(bytes);
     }
 
     /// Keeps the first `len` values, forgetting the rest.

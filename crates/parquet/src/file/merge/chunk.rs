@@ -235,6 +235,10 @@ struct Builder<'c, 'a> {
     plain_written: bool,
     /// DELTA byte-array pages are written PLAIN (the chunk would mix them with PLAIN pages).
     delta_to_plain: bool,
+    /// The chunk has one piece: copied as it is.
+    single: bool,
+    /// The one piece has a dictionary page.
+    single_dictionary: bool,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -282,6 +286,19 @@ impl<'c, 'a> Builder<'c, 'a> {
             && first.header.type_ == PageType::DICTIONARY_PAGE
         {
             data_pages = &c.pages[1..];
+            if self.single {
+                // One piece: its dictionary stays as it is, unread.
+                let len = page_end(c.bytes, first) - first.offset;
+                self.first_dictionary =
+                    Some((p.input, c.start + first.offset as u64, len as u64, c.codec));
+                self.single_dictionary = true;
+                dictionary = Some((Vec::new(), Vec::new(), Mapping::Same));
+            }
+        }
+        if let Some(first) = c.pages.first()
+            && first.header.type_ == PageType::DICTIONARY_PAGE
+            && !self.single
+        {
             let n = first
                 .header
                 .dictionary_page_header
@@ -329,7 +346,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                 (_, false) => Values::Same,
                 // No dictionary-encoded page after a PLAIN one: Spark's reader loses the
                 // values of a PLAIN page that a dictionary-encoded page follows in one batch.
-                (Some((v, e, _)), true) if self.plain_written => Values::Plain(v, e),
+                (Some((v, e, _)), true) if self.plain_written && !self.single => {
+                    Values::Plain(v, e)
+                }
                 (Some((_, _, Mapping::Same)), true) => Values::Same,
                 (Some((_, _, Mapping::Table(t))), true) => {
                     Values::Remap(t, self.dict.index_width())
@@ -454,7 +473,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// is still its, else written anew) placed before the data pages.
     fn finish(mut self, geo: Option<crate::format::GeospatialStatistics>) -> Result<ChunkOut<'a>> {
         let mut dictionary = false;
-        if !self.dict.is_empty() {
+        if self.single_dictionary || !self.dict.is_empty() {
             dictionary = true;
             let (part, uncompressed, encoding) = match self.first_dictionary {
                 Some((input, start, len, codec))
@@ -584,7 +603,7 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         type_length: cx.schema.type_lengths[leaf],
         codec,
         rewriter: Rewriter::new(codec)?,
-        dict: MergedDictionary::default(),
+        dict: MergedDictionary::new(physical),
         first_dictionary: None,
         parts: Vec::new(),
         pos: 0,
@@ -598,6 +617,8 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         rows_before: 0,
         plain_written: false,
         delta_to_plain: false,
+        single: pieces.len() == 1,
+        single_dictionary: false,
     };
     // Data pages v1 and v2 in one chunk: polars (2.1) misreads nested byte arrays across the
     // change, so a chunk that would hold both gets v1 pages only.

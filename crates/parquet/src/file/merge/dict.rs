@@ -12,7 +12,7 @@
 //! Values are compared as their PLAIN encoding (a byte array with its length prefix), so two
 //! floats are the same entry only when their bits are (as writers build dictionaries).
 
-use crate::encoding::interner::BytesInterner;
+use crate::encoding::interner::{BytesInterner, FixedInterner};
 use crate::format::Type;
 use quiver_arrow::{Error, Result};
 
@@ -82,10 +82,63 @@ pub(super) enum Mapping {
     Plain,
 }
 
+/// The values of a merged dictionary: 4- and 8-byte values as numbers (hashed and compared
+/// in one instruction), others as bytes.
+#[derive(Debug)]
+enum Store {
+    U32(FixedInterner<u32>),
+    U64(FixedInterner<u64>),
+    Bytes(BytesInterner),
+}
+
+impl Store {
+    #[inline]
+    fn intern(&mut self, v: &[u8]) -> u32 {
+        match self {
+            Store::U32(d) => d.intern(u32::from_le_bytes(v.try_into().unwrap_or([0; 4]))),
+            Store::U64(d) => d.intern(u64::from_le_bytes(v.try_into().unwrap_or([0; 8]))),
+            Store::Bytes(d) => d.intern(v),
+        }
+    }
+
+    fn reserve(&mut self, n: usize, bytes: usize) {
+        match self {
+            Store::U32(d) => d.reserve(n),
+            Store::U64(d) => d.reserve(n),
+            Store::Bytes(d) => d.reserve(n, bytes),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Store::U32(d) => d.len(),
+            Store::U64(d) => d.len(),
+            Store::Bytes(d) => d.len(),
+        }
+    }
+
+    /// The values, PLAIN.
+    fn data(&self) -> &[u8] {
+        match self {
+            Store::U32(d) => bytemuck::cast_slice(d.values()),
+            Store::U64(d) => bytemuck::cast_slice(d.values()),
+            Store::Bytes(d) => d.data(),
+        }
+    }
+
+    fn truncate(&mut self, len: usize) {
+        match self {
+            Store::U32(d) => d.truncate(len),
+            Store::U64(d) => d.truncate(len),
+            Store::Bytes(d) => d.truncate(len),
+        }
+    }
+}
+
 /// The merged dictionary of a chunk.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct MergedDictionary {
-    values: BytesInterner,
+    values: Store,
     /// A piece had a dictionary page (perhaps of no values).
     seen: bool,
     /// The merged dictionary is the first piece's, unchanged.
@@ -95,6 +148,21 @@ pub(super) struct MergedDictionary {
 }
 
 impl MergedDictionary {
+    /// An empty dictionary of `physical` values.
+    pub(super) fn new(physical: Type) -> Self {
+        let values = match physical {
+            Type::INT32 | Type::FLOAT => Store::U32(FixedInterner::new()),
+            Type::INT64 | Type::DOUBLE => Store::U64(FixedInterner::new()),
+            _ => Store::Bytes(BytesInterner::new()),
+        };
+        MergedDictionary {
+            values,
+            seen: false,
+            grown: false,
+            fallen_back: false,
+        }
+    }
+
     /// Takes a piece's dictionary (`page`, split into `entries`) in, within `limit` bytes.
     pub(super) fn add(&mut self, page: &[u8], entries: &[(usize, usize)], limit: usize) -> Mapping {
         if self.fallen_back {
@@ -103,6 +171,7 @@ impl MergedDictionary {
         let first = !self.seen;
         self.seen = true;
         let before = self.values.len();
+        self.values.reserve(entries.len(), page.len());
         let mut table = Vec::with_capacity(entries.len());
         let mut same = true;
         for (i, &(s, e)) in entries.iter().enumerate() {
@@ -110,7 +179,7 @@ impl MergedDictionary {
             same &= k as usize == i;
             table.push(k);
         }
-        if !first && self.values.data_len() > limit {
+        if !first && self.values.data().len() > limit {
             self.values.truncate(before);
             self.fallen_back = true;
             return Mapping::Plain;

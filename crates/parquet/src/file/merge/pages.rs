@@ -41,6 +41,8 @@ pub(super) struct Rewriter {
     /// The values section of a page whose values change.
     converted: Vec<u8>,
     levels: Vec<i16>,
+    /// A block of mapped indices.
+    mapped: Vec<u32>,
     delta: DeltaByteArrayScratch,
     lengths: quiver_arrow::buffer::MutableBuffer,
     /// Write data pages v2 as v1 (a chunk would hold both kinds otherwise).
@@ -75,6 +77,7 @@ impl Rewriter {
             body: Vec::new(),
             converted: Vec::new(),
             levels: Vec::new(),
+            mapped: Vec::new(),
             delta: DeltaByteArrayScratch::default(),
             lengths: quiver_arrow::buffer::MutableBuffer::new(),
             as_v1: false,
@@ -355,11 +358,13 @@ impl Rewriter {
             }
             Values::Remap(table, width) => {
                 self.rle.set_width(width);
-                let rle = &mut self.rle;
+                let (rle, mapped) = (&mut self.rle, &mut self.mapped);
                 for_each_block(&mut decoder, present, table.len(), |block| {
-                    for &i in block {
-                        rle.put(table[i as usize]);
-                    }
+                    // Mapped a block at a time (the indices are checked against the table's
+                    // length), then encoded at once: runs are found a group at a time.
+                    mapped.clear();
+                    mapped.extend(block.iter().map(|&i| table[i as usize]));
+                    rle.put_u32s(mapped);
                     Ok(())
                 })
                 .map_err(|e| e.context("dictionary indices"))?;

@@ -512,3 +512,48 @@ fn sorting_columns_survive_only_where_still_true() {
         vec![Some(opts.sorting_columns.clone()); 2]
     );
 }
+
+#[test]
+fn mutants_merge_or_fail_cleanly_and_what_merges_reads() {
+    use crate::mutants::{Rng, mutate};
+    let Some(root) =
+        quiver_integration::testdata::require_test_data().unwrap_or_else(|e| panic!("{e}"))
+    else {
+        return;
+    };
+    let names = [
+        "alltypes_dictionary.parquet",
+        "datapage_v2.snappy.parquet",
+        "nested_lists.snappy.parquet",
+        "data_index_bloom_encoding_stats.parquet",
+        "delta_length_byte_array.parquet",
+    ];
+    let mut rng = Rng(0x0DDB_A11_C0FFEE);
+    let (mut merged, mut refused) = (0, 0);
+    for name in names {
+        let file = std::fs::read(root.join("parquet-testing/data").join(name)).unwrap();
+        for k in 0..120 {
+            let m = mutate(&mut rng, &file);
+            let opts = if k % 2 == 0 { coalescing() } else { verbatim() };
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                merge_bytes(&[&file, &m], &opts).map(|(out, _)| {
+                    // What merged is a file: it reads, or its reading fails cleanly as the
+                    // mutant's own does.
+                    let _ = read(&out);
+                })
+            }));
+            match r {
+                Ok(Ok(())) => merged += 1,
+                Ok(Err(e)) => {
+                    assert!(e.to_string().contains("input 1"), "{name}: {e}");
+                    refused += 1;
+                }
+                Err(_) => panic!("{name}: mutant {k} panicked"),
+            }
+        }
+    }
+    assert!(
+        merged > 0 && refused > 0,
+        "{merged} merged, {refused} refused"
+    );
+}

@@ -5,7 +5,7 @@ use quiver_integration::testdata::require_test_data;
 use quiver_parquet::arrow::options::ReadOptions;
 use quiver_parquet::file::FileReader;
 
-struct Rng(u64);
+pub(crate) struct Rng(pub u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -19,7 +19,9 @@ impl Rng {
     }
 }
 
-fn mutate(rng: &mut Rng, file: &[u8]) -> Vec<u8> {
+/// A mutant of `file`: bits flipped, a range filled, a byte replaced, or the data cut short
+/// with the footer kept.
+pub(crate) fn mutate(rng: &mut Rng, file: &[u8]) -> Vec<u8> {
     let mut m = file.to_vec();
     match rng.below(4) {
         0 => {

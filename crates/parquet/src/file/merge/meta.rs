@@ -44,6 +44,8 @@ pub(super) struct MetaAcc<'a> {
     null_rows: i64,
     index: Option<ColumnIndex<'a>>,
     blooms: Option<Vec<Sbbf>>,
+    /// A piece had a Bloom filter.
+    pub bloom_seen: bool,
     /// The encodings the chunk's pages use (in the order first seen).
     pub encodings: Vec<Encoding>,
     /// The first piece's column key-value metadata.
@@ -117,6 +119,7 @@ impl<'a> MetaAcc<'a> {
                 nan_counts: Some(Vec::new()),
             }),
             blooms: Some(Vec::new()),
+            bloom_seen: false,
             encodings: Vec::new(),
             key_value_metadata: None,
         }
@@ -207,6 +210,7 @@ impl<'a> MetaAcc<'a> {
             }
         }
         self.extend_index(p.index);
+        self.bloom_seen |= p.bloom.is_some();
         match (&mut self.blooms, p.bloom) {
             (Some(list), Some(b)) => list.push(b),
             _ => self.blooms = None,

@@ -438,7 +438,17 @@ impl Writer<'_> {
                     self.put(&bytes)?;
                     Some(place)
                 }
-                None => None,
+                None => {
+                    if c.acc.bloom_seen {
+                        self.report.notes.push(format!(
+                            "column {:?}: no Bloom filter in output row group {}: not every \
+                             joined row group had one (or their sizes are not powers of two)",
+                            cx.schema.paths[leaf],
+                            self.groups.len()
+                        ));
+                    }
+                    None
+                }
             };
             records.push(record(cx, leaf, &mut c, at, bloom)?);
         }

@@ -528,7 +528,7 @@ fn mutants_merge_or_fail_cleanly_and_what_merges_reads() {
         "data_index_bloom_encoding_stats.parquet",
         "delta_length_byte_array.parquet",
     ];
-    let mut rng = Rng(0x0DDB_A11_C0FFEE);
+    let mut rng = Rng(0x0000_DDBA_11C0_FFEE);
     let (mut merged, mut refused) = (0, 0);
     for name in names {
         let file = std::fs::read(root.join("parquet-testing/data").join(name)).unwrap();

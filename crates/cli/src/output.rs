@@ -173,7 +173,7 @@ fn remove_stale_where(dir: &Path, name: Option<&str>) {
     };
     for entry in entries.flatten() {
         let file_name = entry.file_name();
-        // `.NAME.PID.XXXXXX.quiver-tmp`: the PID is the second field from the end.
+        // `.NAME.PID.XXXXXX.quiver-tmp` (older ones: `.NAME.XXXXXX.quiver-tmp`).
         let Some(rest) = file_name
             .to_str()
             .and_then(|n| n.strip_prefix('.'))
@@ -181,19 +181,22 @@ fn remove_stale_where(dir: &Path, name: Option<&str>) {
         else {
             continue;
         };
-        let mut fields = rest.rsplitn(3, '.');
-        let (_, pid, target) = (fields.next(), fields.next(), fields.next());
-        if name.is_some_and(|n| target != Some(n)) || target.is_none() {
-            continue;
-        }
-        let middle = pid.unwrap_or("");
+        let pid = match name {
+            // Of one target: what follows its name.
+            Some(n) => match rest.strip_prefix(n).and_then(|r| r.strip_prefix('.')) {
+                Some(middle) => middle.split('.').next(),
+                None => continue,
+            },
+            // Of any target: the field before the random one, when it is a number.
+            None => rest.rsplitn(3, '.').nth(1),
+        };
         let idle = entry
             .metadata()
             .and_then(|m| m.modified())
             .ok()
             .and_then(|t| SystemTime::now().duration_since(t).ok())
             .unwrap_or_default();
-        let pid = middle.split('.').next().and_then(|p| p.parse::<u32>().ok());
+        let pid = pid.and_then(|p| p.parse::<u32>().ok());
         let dead = pid.is_some_and(|p| !process_runs(p));
         if idle >= STALE_ANY || (dead && idle >= STALE_IDLE) {
             let _ = std::fs::remove_file(entry.path());

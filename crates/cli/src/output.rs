@@ -188,7 +188,7 @@ fn remove_stale_where(dir: &Path, name: Option<&str>) {
                 None => continue,
             },
             // Of any target: the field before the random one, when it is a number.
-            None => rest.rsplitn(3, '.').nth(1),
+            None => rest.rsplit('.').nth(1),
         };
         let idle = entry
             .metadata()

@@ -19,7 +19,7 @@ use crate::bloom::{Sbbf, hash_bytes};
 use crate::codec::Codec;
 use crate::encoding::interner::{BytesInterner, FixedInterner};
 use crate::format::{Encoding, PageEncodingStats, PageType, Type};
-use crate::page::write::{DataPage, PageWriter, WrittenPage};
+use crate::page::write::{DataPage, PageBlocks, PageWriter, WrittenPage};
 use quiver_arrow::array::Array;
 use quiver_arrow::{Error, Result};
 
@@ -203,7 +203,7 @@ pub struct EncodedChunk {
     /// The dictionary page (empty when none).
     pub dictionary_page: Vec<u8>,
     /// The data pages.
-    pub data_pages: Vec<u8>,
+    pub data_pages: PageBlocks,
     /// Level entries.
     pub num_values: u64,
     /// Bytes of all pages uncompressed, headers included.
@@ -255,7 +255,7 @@ pub struct ColumnChunkWriter {
     /// Some data page is dictionary-encoded (so the chunk has a dictionary page).
     dict_pages: bool,
     page: PageBuf,
-    data: Vec<u8>,
+    data: PageBlocks,
     places: Vec<PagePlace>,
     page_stats: Vec<PageStats>,
     chunk_mm: MinMax,
@@ -325,7 +325,7 @@ impl ColumnChunkWriter {
             pages,
             dict,
             dict_pages: false,
-            data: Vec::new(),
+            data: PageBlocks::new(),
             places: Vec::new(),
             page_stats: Vec::new(),
             chunk_mm: MinMax::default(),

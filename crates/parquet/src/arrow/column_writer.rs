@@ -455,12 +455,14 @@ impl ColumnChunkWriter {
             || self.page.estimated_size(self.dict.len()) >= self.opts.page_size
     }
 
+    /// The dictionary reached its limit (checked after each slice, as Arrow C++ checks after
+    /// each batch of 1,024 values: the same dictionary sizes fall back).
     fn dictionary_full(&self) -> bool {
         self.dictionary_encoding()
             && self
                 .dict
                 .plain_size(self.spec.physical == Type::FIXED_LEN_BYTE_ARRAY)
-                > self.opts.dictionary_limit
+                >= self.opts.dictionary_limit
     }
 
     /// Stops dictionary-encoding: later pages are plain (or the chosen encoding). The

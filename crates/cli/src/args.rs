@@ -282,6 +282,11 @@ pub struct ParquetOutArgs {
     /// page (also the page index: column and offset indexes; default).
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub statistics: Option<Statistics>,
+    /// Parquet: write each column chunk's distinct value count where it is exact: chunks whose
+    /// pages are all dictionary-encoded (nulls not counted; every NaN one value, -0.0 and 0.0
+    /// one value, as COUNT(DISTINCT) counts them).
+    #[arg(long)]
+    pub distinct_count: bool,
 }
 
 impl ParquetOutArgs {
@@ -297,6 +302,7 @@ impl ParquetOutArgs {
             (self.dictionary, "--dictionary"),
             (self.no_dictionary, "--no-dictionary"),
             (self.statistics.is_some(), "--statistics"),
+            (self.distinct_count, "--distinct-count"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))

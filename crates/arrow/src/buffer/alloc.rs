@@ -149,7 +149,7 @@ impl Allocation {
         }
         let ptr = ptr.cast::<u8>();
         if cap >= HUGE_PAGE_MIN {
-            advise_huge_pages(ptr, cap);
+            advise_huge_map(ptr, cap);
         }
         if !self.mapped {
             // SAFETY: the new map holds `cap >= keep` bytes and is distinct from the old
@@ -227,6 +227,28 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
         unsafe {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
         }
+    }
+}
+
+/// `madvise(MADV_HUGEPAGE)` on the whole of a map this allocation owns (`ptr`, `len`: its
+/// start and capacity, page-aligned). The whole map, not only the 2 MiB pages inside it: a
+/// range covering part of the map splits it into maps of different flags, which `mremap` then
+/// refuses to grow (EFAULT), and every later growth would fall back to a heap copy.
+#[cfg(target_os = "linux")]
+fn advise_huge_map(ptr: *mut u8, len: usize) {
+    // SAFETY: `[ptr, ptr + len)` is exactly a map this buffer owns; MADV_HUGEPAGE only changes
+    // how the kernel backs those pages, not their contents or validity, and its result is
+    // deliberately ignored.
+    unsafe {
+        libc::madvise(ptr.cast(), len, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(test)]
+impl Allocation {
+    /// Whether the memory is a map (tests).
+    pub(super) fn is_mapped(&self) -> bool {
+        self.mapped
     }
 }
 

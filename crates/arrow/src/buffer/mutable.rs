@@ -556,4 +556,23 @@ mod tests {
         assert_eq!(frozen.len(), 3 << 20);
         assert_eq!(frozen.as_ptr() as usize % ALIGNMENT, 0);
     }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn maps_past_the_huge_page_size_keep_growing_in_place() {
+        // Past 4 MiB a map is advised to use huge pages; it must stay one map that `mremap`
+        // grows (a split map is refused and growth would fall back to heap copies). Capacities
+        // that are no multiple of 2 MiB: advising only the huge pages inside would split them.
+        let pattern = |i: usize| (i * 7 % 253) as u8;
+        let mut b = MutableBuffer::with_capacity(1_100_000);
+        let mut model = Vec::new();
+        while model.len() < 40 << 20 {
+            let bytes: Vec<u8> = (model.len()..model.len() + 700_000).map(pattern).collect();
+            b.extend_from_slice(&bytes);
+            model.extend_from_slice(&bytes);
+            assert!(b.alloc.is_mapped(), "a heap copy at {} bytes", b.len());
+        }
+        assert!(b.capacity() >= 40 << 20);
+        assert_eq!(b.as_slice(), &model[..]);
+    }
 }

@@ -59,6 +59,17 @@ pub fn write_options(schema: &SchemaRef, args: &WriteArgs) -> Result<WriteOption
         Some(Statistics::Chunk) => StatisticsLevel::Chunk,
         Some(Statistics::Page) | None => StatisticsLevel::Page,
     };
+    if p.distinct_count {
+        if c.statistics == StatisticsLevel::None {
+            crate::usage!("--distinct-count: the count is a statistic; not with --statistics none");
+        }
+        if !c.dictionary {
+            crate::usage!(
+                "--distinct-count: the counts come from the dictionaries; not with --no-dictionary"
+            );
+        }
+        c.distinct_count = true;
+    }
     let fpp = p.bloom_fpp.unwrap_or(DEFAULT_BLOOM_FPP);
     if !(fpp > 0.0 && fpp < 1.0) {
         crate::usage!("--bloom-fpp {fpp}: the probability must be above 0 and below 1");

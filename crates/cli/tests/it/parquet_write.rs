@@ -296,6 +296,23 @@ fn profile_dictionary_statistics_and_bloom_filters() {
         let all: Vec<_> = chunks(&m, "statistics").into_iter().cloned().collect();
         assert!(all.iter().all(|v| v.as_bool() == Some(stats)), "{level:?}");
     }
+    // Distinct counts: on request, on the chunks whose pages are all dictionary-encoded
+    // (tests/it/write_distinct.rs in quiver-parquet checks which), equal to pyarrow's count of
+    // the values.
+    for (args, on) in [(&["--distinct-count"][..], true), (&[][..], false)] {
+        let m = meta(py, &lineitem_to(dir.path(), "distinct.parquet", args));
+        let (counts, values) = (chunks(&m, "distinct_count"), chunks(&m, "distinct_values"));
+        let mut counted = 0;
+        for (count, values) in counts.iter().zip(values) {
+            if !count.is_null() {
+                assert_eq!(count, &values, "{args:?}");
+                counted += 1;
+            }
+        }
+        // No dictionary of the small lineitem table falls back: every chunk is counted.
+        let want = if on { counts.len() } else { 0 };
+        assert_eq!(counted, want, "{args:?}");
+    }
     // Bloom filters: only on the columns named (a top-level name covers its leaves).
     let f = lineitem_to(
         dir.path(),
@@ -430,7 +447,7 @@ fn bad_parquet_options_are_usage_errors_naming_the_option() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.parquet");
     let li = lineitem();
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 16] = [
         (
             &["--compression", "zstd", "--compression-level", "99"],
             "--compression-level: invalid argument: ZSTD compression level 99 is outside -7..=22",
@@ -481,6 +498,14 @@ fn bad_parquet_options_are_usage_errors_naming_the_option() {
             "--sort-by zz: no such column (columns: l_orderkey, ",
         ),
         (&["--sort-by", "l_orderkey,"], "--sort-by : no such column"),
+        (
+            &["--distinct-count", "--statistics", "none"],
+            "--distinct-count: the count is a statistic; not with --statistics none",
+        ),
+        (
+            &["--distinct-count", "--no-dictionary"],
+            "--distinct-count: the counts come from the dictionaries; not with --no-dictionary",
+        ),
     ];
     for (args, message) in cases {
         let mut all = vec!["convert", s(&li), s(&out)];
@@ -510,6 +535,10 @@ fn bad_parquet_options_are_usage_errors_naming_the_option() {
         (
             &["--row-group-size", "10"][..],
             "--row-group-size applies to Parquet output only",
+        ),
+        (
+            &["--distinct-count"][..],
+            "--distinct-count applies to Parquet output only",
         ),
         (
             &["--compression", "snappy"][..],

@@ -10,6 +10,7 @@ import json
 import math
 import sys
 
+import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
@@ -58,13 +59,20 @@ def is_sorted(source, output, columns):
 
 def meta(path):
     m = pq.ParquetFile(path).metadata
+    flat = len(m.schema.to_arrow_schema()) == m.num_columns
     groups = []
     for i in range(m.num_row_groups):
         g = m.row_group(i)
         columns = []
         for j in range(g.num_columns):
             c = g.column(j)
+            s = c.statistics
+            distinct = s.distinct_count if s is not None and s.has_distinct_count else None
             columns.append({
+                "distinct_count": distinct,
+                # A flat file's column's distinct non-null values in the row group (pyarrow's).
+                "distinct_values": pc.count_distinct(
+                    pq.ParquetFile(path).read_row_group(i).column(j)).as_py() if flat else None,
                 "path": c.path_in_schema,
                 "compression": c.compression,
                 "encodings": list(c.encodings),

@@ -163,11 +163,17 @@ impl PageBuf {
         } else {
             self.encode_plain_or(physical, fixed_width, forced, choose)?
         };
+        // PLAIN values are the page's own buffer (not copied).
+        let plain = encoding == Encoding::PLAIN && physical != Type::BOOLEAN;
         Ok(PageValues {
             encoding,
             rep: &self.out_rep,
             def: &self.out_def,
-            values: &self.out_values,
+            values: if plain {
+                &self.values.plain
+            } else {
+                &self.out_values
+            },
         })
     }
 
@@ -193,6 +199,7 @@ impl PageBuf {
         Encoding::PLAIN
     }
 
+    /// PLAIN (the values stay in `values.plain`), or the alternative into `out_values`.
     fn encode_plain_or(
         &mut self,
         physical: Type,
@@ -208,13 +215,11 @@ impl PageBuf {
             None => None,
         };
         let Some(alt_encoding) = alt else {
-            self.out_values.extend_from_slice(plain);
             return Ok(Encoding::PLAIN);
         };
         self.alt.clear();
         encode_as(alt_encoding, physical, fixed_width, plain, &mut self.alt)?;
         if forced.is_none() && self.alt.len() >= plain.len() {
-            self.out_values.extend_from_slice(plain);
             return Ok(Encoding::PLAIN);
         }
         std::mem::swap(&mut self.out_values, &mut self.alt);

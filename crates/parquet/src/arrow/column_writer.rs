@@ -10,6 +10,7 @@
 
 use super::column_pages::{PageBuf, PageValues};
 use super::column_source::{Present, Source, Walker};
+use super::distinct::{DistinctCounter, UsedEntries};
 use super::physical::SortOrder;
 use super::physical::to_physical;
 use super::shred::{LeafLevels, ShreddedLeaf};
@@ -19,7 +20,7 @@ use crate::bloom::{Sbbf, hash_bytes};
 use crate::codec::Codec;
 use crate::encoding::interner::{BytesInterner, FixedInterner};
 use crate::format::{Encoding, PageEncodingStats, PageType, Type};
-use crate::page::write::{DataPage, PageWriter, WrittenPage};
+use crate::page::write::{DataPage, PageBlocks, PageWriter, WrittenPage};
 use quiver_arrow::array::Array;
 use quiver_arrow::{Error, Result};
 
@@ -87,6 +88,11 @@ pub struct ColumnOptions {
     pub crc: bool,
     /// Bloom filter, if any.
     pub bloom: Option<BloomOptions>,
+    /// Write the chunk statistics' `distinct_count` when it is known exactly: for chunks whose
+    /// every data page is dictionary-encoded (the distinct non-null values as `COUNT(DISTINCT)`
+    /// counts them: every NaN one value, `-0.0` and `+0.0` one value; see
+    /// [`distinct`](super::distinct)). Needs statistics and dictionary encoding.
+    pub distinct_count: bool,
 }
 
 impl Default for ColumnOptions {
@@ -105,6 +111,7 @@ impl Default for ColumnOptions {
             truncate_length: 64,
             crc: true,
             bloom: None,
+            distinct_count: false,
         }
     }
 }
@@ -167,6 +174,22 @@ impl Dict {
         }
     }
 
+    /// Calls `f` with each entry in `used`, PLAIN-encoded (byte arrays without their length).
+    fn for_each_used(&self, used: &UsedEntries, mut f: impl FnMut(&[u8])) {
+        match self {
+            Dict::Off => {}
+            Dict::W4(d) => (d.values().iter().enumerate())
+                .filter(|(i, _)| used.contains(*i))
+                .for_each(|(_, v)| f(&v.to_le_bytes())),
+            Dict::W8(d) => (d.values().iter().enumerate())
+                .filter(|(i, _)| used.contains(*i))
+                .for_each(|(_, v)| f(&v.to_le_bytes())),
+            Dict::Bytes(d) => (0..d.len() as u32)
+                .filter(|&i| used.contains(i as usize))
+                .for_each(|i| f(d.get(i))),
+        }
+    }
+
     /// The values, PLAIN-encoded.
     fn plain(&self, fixed: bool, out: &mut Vec<u8>) {
         match self {
@@ -203,7 +226,7 @@ pub struct EncodedChunk {
     /// The dictionary page (empty when none).
     pub dictionary_page: Vec<u8>,
     /// The data pages.
-    pub data_pages: Vec<u8>,
+    pub data_pages: PageBlocks,
     /// Level entries.
     pub num_values: u64,
     /// Bytes of all pages uncompressed, headers included.
@@ -220,6 +243,8 @@ pub struct EncodedChunk {
     pub page_stats: Vec<PageStats>,
     /// Size statistics: byte-array bytes, level histograms.
     pub unencoded_byte_array_bytes: Option<i64>,
+    /// The distinct non-null values, when asked for and known exactly.
+    pub distinct_count: Option<u64>,
     /// Definition level histogram (empty when the maximum is 0).
     pub def_histogram: Vec<i64>,
     /// Repetition level histogram (empty when the maximum is 0).
@@ -254,8 +279,10 @@ pub struct ColumnChunkWriter {
     pub(crate) dict: Dict,
     /// Some data page is dictionary-encoded (so the chunk has a dictionary page).
     dict_pages: bool,
+    /// The dictionary entries the pages use (kept when counting distinct values).
+    used: UsedEntries,
     page: PageBuf,
-    data: Vec<u8>,
+    data: PageBlocks,
     places: Vec<PagePlace>,
     page_stats: Vec<PageStats>,
     chunk_mm: MinMax,
@@ -325,7 +352,8 @@ impl ColumnChunkWriter {
             pages,
             dict,
             dict_pages: false,
-            data: Vec::new(),
+            used: UsedEntries::default(),
+            data: PageBlocks::new(),
             places: Vec::new(),
             page_stats: Vec::new(),
             chunk_mm: MinMax::default(),
@@ -427,12 +455,14 @@ impl ColumnChunkWriter {
             || self.page.estimated_size(self.dict.len()) >= self.opts.page_size
     }
 
+    /// The dictionary reached its limit (checked after each slice, as Arrow C++ checks after
+    /// each batch of 1,024 values: the same dictionary sizes fall back).
     fn dictionary_full(&self) -> bool {
         self.dictionary_encoding()
             && self
                 .dict
                 .plain_size(self.spec.physical == Type::FIXED_LEN_BYTE_ARRAY)
-                > self.opts.dictionary_limit
+                >= self.opts.dictionary_limit
     }
 
     /// Stops dictionary-encoding: later pages are plain (or the chosen encoding). The
@@ -669,6 +699,9 @@ impl ColumnChunkWriter {
         }
         let dict_len = self.dictionary_encoding().then(|| self.dict.len());
         self.dict_pages |= dict_len.is_some();
+        if dict_len.is_some() && self.opts.distinct_count {
+            self.used.mark(self.page.values.indices());
+        }
         let fixed_width = self.spec.type_length.unwrap_or(0) as usize;
         let (num_values, num_nulls, num_rows) = (
             self.page.num_values,
@@ -803,7 +836,9 @@ impl ColumnChunkWriter {
                 .map(|(lo, hi)| write_stats::truncate(lo, hi, CHUNK_STATS_LIMIT, self.utf8));
             (bounds, self.chunk_nulls)
         });
+        let distinct_count = self.distinct_count();
         Ok(EncodedChunk {
+            distinct_count,
             dictionary_page,
             data_pages: self.data,
             num_values: self.values,
@@ -819,6 +854,23 @@ impl ColumnChunkWriter {
             rep_histogram: self.rep_hist,
             bloom: self.bloom,
         })
+    }
+
+    /// The distinct non-null values of a chunk whose every data page is dictionary-encoded,
+    /// when asked for (and statistics are written).
+    fn distinct_count(&self) -> Option<u64> {
+        let exact = self.dict_pages
+            && (self.enc_stats.iter()).all(|s| {
+                s.page_type == PageType::DICTIONARY_PAGE || s.encoding == Encoding::RLE_DICTIONARY
+            });
+        if !self.opts.distinct_count || !exact || self.opts.statistics == StatisticsLevel::None {
+            return None;
+        }
+        let mut c = DistinctCounter::default();
+        let (physical, order) = (self.spec.physical, self.spec.sort_order);
+        self.dict
+            .for_each_used(&self.used, |v| c.see(physical, order, v));
+        Some(c.count())
     }
 
     /// The leaf this writes.

@@ -7,12 +7,14 @@
 //! - [`shred`]: an Arrow column into each leaf's definition and repetition levels (writing).
 //! - [`write_schema`]: an Arrow schema as a Parquet schema (and the `ARROW:schema` value).
 //! - [`physical`]: Arrow leaf values as the physical type holds them; statistics' sort order.
+//! - [`distinct`]: exact distinct counts of dictionary-encoded column chunks.
 
 pub mod build;
 mod column_pages;
 mod column_source;
 pub mod column_writer;
 mod dense;
+pub mod distinct;
 pub mod leaf;
 pub mod options;
 mod page_state;

@@ -40,7 +40,13 @@ pub struct SchemaOptions {
     /// Decimals of precision ≤ 9 as INT32 and ≤ 18 as INT64 (pyarrow's
     /// `store_decimal_as_integer=True`); `false` stores every decimal as a
     /// `FIXED_LEN_BYTE_ARRAY` (pyarrow's default). Wider decimals are fixed-size byte arrays of
-    /// the fewest bytes their precision needs either way. Default `true`.
+    /// the fewest bytes their precision needs either way. Default `true`, as arrow-rs, DuckDB
+    /// and Spark write them: integers compress better (lineitem's decimal(15, 2) columns under
+    /// snappy and zstd: up to 15% smaller, never 0.1% larger), decode without byte swapping,
+    /// take DELTA_BINARY_PACKED in the modern profile and have integer statistics. Only
+    /// uncompressed PLAIN pages are larger (8 bytes a value against 7 at precision 15:
+    /// lineitem's 24 MB of 807 against pyarrow's default). Readers that know only fixed-size
+    /// decimals need `false`.
     pub decimal_as_integer: bool,
 }
 

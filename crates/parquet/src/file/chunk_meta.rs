@@ -94,10 +94,12 @@ pub fn chunk_record(
     let encodings_bytes = ThriftList::<Encoding>::encode(&chunk.encodings);
     let paths: Vec<&str> = spec.path.iter().map(String::as_str).collect();
     let path_bytes = ThriftList::<&str>::encode(&paths);
-    let stats_bytes = chunk
-        .statistics
-        .as_ref()
-        .map(|(b, nulls)| encoded(&statistics(b.as_ref(), *nulls)));
+    let stats_bytes = chunk.statistics.as_ref().map(|(b, nulls)| {
+        encoded(&Statistics {
+            distinct_count: chunk.distinct_count.map(|n| n as i64),
+            ..statistics(b.as_ref(), *nulls)
+        })
+    });
     let enc_stats_bytes = ThriftList::<PageEncodingStats>::encode(&chunk.encoding_stats);
     let size = SizeStatistics {
         unencoded_byte_array_data_bytes: chunk.unencoded_byte_array_bytes,

@@ -289,7 +289,9 @@ impl<W: Write> FileWriter<W> {
             let dictionary = (!c.dictionary_page.is_empty()).then_some(self.pos as i64);
             self.put(&c.dictionary_page)?;
             let data = self.pos as i64;
-            self.put(&c.data_pages)?;
+            for block in c.data_pages.blocks() {
+                self.put(block)?;
+            }
             places.push(Placement {
                 dictionary,
                 data,

@@ -6,6 +6,10 @@
 //! compressed, their lengths in the header, then the values compressed on their own
 //! (`is_compressed` false when the values are empty or the codec is UNCOMPRESSED).
 //! The CRC covers the page's bytes as stored after the header, as parquet.thrift defines it.
+//! An uncompressed v1 page's parts are appended as they are (no copy into one body first).
+//!
+//! Pages are appended to a [`PageOut`]: a `Vec<u8>`, or [`PageBlocks`] (what the column writer
+//! keeps a chunk's pages in until its row group is written).
 
 use crate::codec::{Codec, Compressor};
 use crate::format::{
@@ -13,7 +17,79 @@ use crate::format::{
     Statistics,
 };
 use crate::thrift::{CompactWriter, ThriftWrite};
+use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Result};
+
+/// Where written pages are appended.
+pub trait PageOut {
+    /// Appends `bytes`.
+    fn append(&mut self, bytes: &[u8]);
+}
+
+impl PageOut for Vec<u8> {
+    fn append(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// Bytes of each block of [`PageBlocks`] but the first, which grows to this size.
+pub const PAGE_BLOCK: usize = 1 << 20;
+
+/// Bytes kept in blocks of [`PAGE_BLOCK`] bytes (the first grows up to that size), each a memory
+/// map of its own from the first full block on ([`MutableBuffer`]'s large allocations): growing
+/// copies nothing and frees nothing, so a row group's pages leave no holes in the allocator's
+/// heap, and only the bytes written are resident (one growing buffer would be advised huge
+/// pages past 4 MiB, and the last 2 MiB page of every column chunk would be resident whole).
+#[derive(Debug, Default)]
+pub struct PageBlocks {
+    blocks: Vec<MutableBuffer>,
+    len: usize,
+}
+
+impl PageBlocks {
+    /// No bytes.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bytes held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no bytes are held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes, block by block.
+    pub fn blocks(&self) -> impl Iterator<Item = &[u8]> {
+        self.blocks.iter().map(MutableBuffer::as_slice)
+    }
+}
+
+impl PageOut for PageBlocks {
+    fn append(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len();
+        while !bytes.is_empty() {
+            let room = self.blocks.last().map_or(0, |b| PAGE_BLOCK - b.len());
+            if room == 0 {
+                let b = if self.blocks.is_empty() {
+                    MutableBuffer::new()
+                } else {
+                    MutableBuffer::with_capacity(PAGE_BLOCK)
+                };
+                self.blocks.push(b);
+                continue;
+            }
+            let (now, rest) = bytes.split_at(room.min(bytes.len()));
+            if let Some(b) = self.blocks.last_mut() {
+                b.extend_from_slice(now);
+            }
+            bytes = rest;
+        }
+    }
+}
 
 /// One data page's parts, encoded but not compressed.
 #[derive(Debug, Clone)]
@@ -97,7 +173,7 @@ impl PageWriter {
         &mut self,
         num_values: usize,
         values: &[u8],
-        out: &mut Vec<u8>,
+        out: &mut impl PageOut,
     ) -> Result<WrittenPage> {
         let stored = self.compressor.compress(values)?;
         let header = PageHeader {
@@ -124,17 +200,7 @@ impl PageWriter {
     }
 
     /// Appends a data page v1 to `out`.
-    pub fn data_v1(&mut self, page: &DataPage<'_>, out: &mut Vec<u8>) -> Result<WrittenPage> {
-        let mut body = std::mem::take(&mut self.body);
-        body.clear();
-        for levels in [page.rep, page.def] {
-            if !levels.is_empty() {
-                let n = page_size(levels.len(), "levels")?;
-                body.extend_from_slice(&n.to_le_bytes());
-                body.extend_from_slice(levels);
-            }
-        }
-        body.extend_from_slice(page.values);
+    pub fn data_v1(&mut self, page: &DataPage<'_>, out: &mut impl PageOut) -> Result<WrittenPage> {
         let header = DataPageHeader {
             num_values: count(page.num_values, "values")?,
             encoding: page.encoding,
@@ -142,9 +208,56 @@ impl PageWriter {
             repetition_level_encoding: Encoding::RLE,
             statistics: page.statistics.clone(),
         };
+        // Each level stream behind its 4-byte length (none for a stream that is absent).
+        let prefix = |levels: &[u8]| -> Result<[u8; 4]> {
+            Ok(page_size(levels.len(), "levels")?.to_le_bytes())
+        };
+        let (rep_len, def_len) = (prefix(page.rep)?, prefix(page.def)?);
+        let len_of = |levels: &[u8]| if levels.is_empty() { 0 } else { 4 };
+        let parts = [
+            &rep_len[..len_of(page.rep)],
+            page.rep,
+            &def_len[..len_of(page.def)],
+            page.def,
+            page.values,
+        ];
+        if self.codec() == Codec::Uncompressed {
+            return self.data_v1_stored(&header, &parts, out);
+        }
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        for p in parts {
+            body.extend_from_slice(p);
+        }
         let r = self.data_v1_body(&header, &body, out);
         self.body = body;
         r
+    }
+
+    /// Appends an uncompressed data page v1 whose body is `parts` one after the other.
+    fn data_v1_stored(
+        &mut self,
+        header: &DataPageHeader<'_>,
+        parts: &[&[u8]],
+        out: &mut impl PageOut,
+    ) -> Result<WrittenPage> {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let crc = self.crc.then(|| {
+            let mut h = crc32fast::Hasher::new();
+            parts.iter().for_each(|p| h.update(p));
+            h.finalize() as i32
+        });
+        let header = PageHeader {
+            type_: PageType::DATA_PAGE,
+            uncompressed_page_size: page_size(len, "bytes")?,
+            compressed_page_size: page_size(len, "stored bytes")?,
+            crc,
+            data_page_header: Some(header.clone()),
+            index_page_header: false,
+            dictionary_page_header: None,
+            data_page_header_v2: None,
+        };
+        Ok(emit(&mut self.header, &header, parts, len, out))
     }
 
     /// Appends a data page v1 with `header` whose decompressed body (levels as the header's
@@ -153,7 +266,7 @@ impl PageWriter {
         &mut self,
         header: &DataPageHeader<'_>,
         body: &[u8],
-        out: &mut Vec<u8>,
+        out: &mut impl PageOut,
     ) -> Result<WrittenPage> {
         let stored = self.compressor.compress(body)?;
         let header = PageHeader {
@@ -170,7 +283,7 @@ impl PageWriter {
     }
 
     /// Appends a data page v2 to `out`.
-    pub fn data_v2(&mut self, page: &DataPage<'_>, out: &mut Vec<u8>) -> Result<WrittenPage> {
+    pub fn data_v2(&mut self, page: &DataPage<'_>, out: &mut impl PageOut) -> Result<WrittenPage> {
         let header = DataPageHeaderV2 {
             num_values: count(page.num_values, "values")?,
             num_nulls: count(page.num_nulls, "nulls")?,
@@ -194,7 +307,7 @@ impl PageWriter {
         rep: &[u8],
         def: &[u8],
         values: &[u8],
-        out: &mut Vec<u8>,
+        out: &mut impl PageOut,
     ) -> Result<WrittenPage> {
         let compress = self.codec() != Codec::Uncompressed && !values.is_empty();
         let stored = if compress {
@@ -238,14 +351,14 @@ fn emit(
     header: &PageHeader<'_>,
     parts: &[&[u8]],
     uncompressed_len: usize,
-    out: &mut Vec<u8>,
+    out: &mut impl PageOut,
 ) -> WrittenPage {
     w.clear();
     header.write(w);
-    out.extend_from_slice(w.as_bytes());
+    out.append(w.as_bytes());
     let mut compressed_len = 0;
     for p in parts {
-        out.extend_from_slice(p);
+        out.append(p);
         compressed_len += p.len();
     }
     WrittenPage {
@@ -254,3 +367,6 @@ fn emit(
         uncompressed_len,
     }
 }
+
+#[cfg(test)]
+mod tests;

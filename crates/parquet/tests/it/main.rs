@@ -14,6 +14,7 @@ mod mutate;
 mod read_values;
 mod selection;
 mod write;
+mod write_distinct;
 mod write_faults;
 mod write_matrix;
 mod write_memory;

@@ -557,3 +557,111 @@ fn mutants_merge_or_fail_cleanly_and_what_merges_reads() {
         "{merged} merged, {refused} refused"
     );
 }
+
+/// A sink that records the copies it is asked for, and fails once `fail_after` bytes were
+/// handed to it (if set).
+#[derive(Default)]
+struct RecordingSink {
+    out: Vec<u8>,
+    copies: Vec<(u64, u64)>,
+    fail_after: Option<usize>,
+}
+
+impl quiver_parquet::file::merge::MergeSink for RecordingSink {
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.extend_from_slice(bytes);
+        match self.fail_after {
+            Some(n) if self.out.len() > n => Err(quiver_arrow::Error::invalid("disk full (test)")),
+            _ => Ok(()),
+        }
+    }
+
+    fn copy_range(&mut self, _: &std::fs::File, offset: u64, len: u64, bytes: &[u8]) -> Result<()> {
+        assert_eq!(bytes.len() as u64, len);
+        self.copies.push((offset, len));
+        self.write_bytes(bytes)
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn verbatim_merge_copies_each_file_in_one_call_and_sink_errors_come_back() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("k", DataType::Int64, true),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let dir = tempfile::tempdir().unwrap();
+    let opts = WriteOptions {
+        row_group_rows: 100,
+        ..WriteOptions::default()
+    };
+    let mut paths = Vec::new();
+    for f in 0..5i64 {
+        let k: Vec<Option<i64>> = (0..350)
+            .map(|i| (i % 7 != 0).then_some(f * 1000 + i))
+            .collect();
+        let s: Vec<String> = (0..350).map(|i| format!("file {f} row {i}")).collect();
+        let s: Vec<Option<&str>> = s.iter().map(|x| Some(x.as_str())).collect();
+        let batch = int_batch(&schema, vec![ints(&k), strs(&s)]);
+        let path = dir.path().join(format!("{f}.parquet"));
+        std::fs::write(&path, write(&schema, &[batch], &opts).unwrap()).unwrap();
+        paths.push(path);
+    }
+    let bytes: Vec<Vec<u8>> = paths.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let files: Vec<std::fs::File> = paths
+        .iter()
+        .map(|p| std::fs::File::open(p).unwrap())
+        .collect();
+    let names: Vec<String> = (0..paths.len()).map(|i| format!("{i}.parquet")).collect();
+    let inputs = |with_files: bool| -> Vec<MergeInput<'_>> {
+        (0..paths.len())
+            .map(|i| MergeInput {
+                name: &names[i],
+                bytes: &bytes[i],
+                file: with_files.then_some(&files[i]),
+            })
+            .collect()
+    };
+    let in_memory = {
+        let mut out = Vec::new();
+        merge(&inputs(false), &mut out, &verbatim()).unwrap();
+        out
+    };
+    for threads in [ThreadPool::sequential(), ThreadPool::new(3).unwrap()] {
+        let opts = MergeOptions {
+            threads,
+            ..verbatim()
+        };
+        let mut sink = RecordingSink::default();
+        let report = merge(&inputs(true), &mut sink, &opts).unwrap();
+        assert_eq!(
+            sink.out, in_memory,
+            "the same file whether copied or written"
+        );
+        assert_eq!(report.row_groups, 20);
+        // Each input's row groups lie one after the other from byte 4 to its page index or
+        // footer: one copy per input.
+        assert_eq!(sink.copies.len(), paths.len(), "{:?}", sink.copies);
+        assert!(sink.copies.iter().all(|&(offset, _)| offset == 4));
+        assert_eq!(
+            sink.copies.iter().map(|c| c.1).sum::<u64>(),
+            report.bytes_copied
+        );
+    }
+    // A sink that fails part-way: its error is the merge's, whichever batch it hits.
+    for opts in [verbatim(), coalescing()] {
+        let mut whole = Vec::new();
+        merge(&inputs(true), &mut whole, &opts).unwrap();
+        for fail_after in [0, 1000, whole.len() / 2, whole.len() - 1] {
+            let mut sink = RecordingSink {
+                fail_after: Some(fail_after),
+                ..RecordingSink::default()
+            };
+            let e = merge(&inputs(true), &mut sink, &opts).unwrap_err();
+            assert!(e.to_string().contains("disk full (test)"), "{e}");
+        }
+    }
+}

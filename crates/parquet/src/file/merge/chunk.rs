@@ -104,13 +104,6 @@ pub(super) struct ChunkOut<'a> {
     pub offset_index: bool,
 }
 
-impl ChunkOut<'_> {
-    /// Its bytes in the file.
-    pub(super) fn len(&self) -> u64 {
-        self.parts.iter().map(Part::len).sum()
-    }
-}
-
 /// A column chunk of an input, its pages read.
 struct InChunk<'a> {
     chunk: ColumnChunk<'a>,

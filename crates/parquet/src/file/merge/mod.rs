@@ -253,13 +253,15 @@ impl Cx<'_, '_> {
 /// ```
 pub fn merge(
     inputs: &[MergeInput<'_>],
-    sink: &mut dyn MergeSink,
+    sink: &mut (dyn MergeSink + Send),
     opts: &MergeOptions,
 ) -> Result<MergeReport> {
     if inputs.is_empty() {
         return Err(Error::invalid("no input files to merge"));
     }
-    let opened = inputs.iter().map(open_input).collect::<Result<Vec<_>>>()?;
+    let opened = opts
+        .threads
+        .run_jobs(inputs.iter().collect(), || open_input, || {})?;
     let schema = schema::merge_schema(&opened)?;
     let (mut kv, conflicts) = schema::merge_key_values(&opened, &schema)?;
     for (k, v) in &opts.key_value_metadata {
@@ -272,55 +274,106 @@ pub fn merge(
         opts,
     };
     let groups = plan(&opened, opts)?;
-    let mut w = Writer {
-        sink,
-        pos: 0,
-        report: MergeReport {
-            inputs: opened
-                .iter()
-                .map(|i| InputSummary {
-                    name: i.name.clone(),
-                    rows: i.meta.num_rows().max(0) as u64,
-                    row_groups: i.meta.num_row_groups(),
-                    bytes: i.bytes.len() as u64,
-                })
-                .collect(),
-            appended_fields: schema.appended.clone(),
-            conflicts,
-            ..MergeReport::default()
+    let report = MergeReport {
+        inputs: opened
+            .iter()
+            .map(|i| InputSummary {
+                name: i.name.clone(),
+                rows: i.meta.num_rows().max(0) as u64,
+                row_groups: i.meta.num_row_groups(),
+                bytes: i.bytes.len() as u64,
+            })
+            .collect(),
+        appended_fields: schema.appended.clone(),
+        conflicts,
+        ..MergeReport::default()
+    };
+    // The sink runs on a thread of its own, so that the kernel copies (or writes) one batch
+    // of row groups while the next is built.
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<SinkOp<'_>>>(1);
+        let drain = scope.spawn(move || -> Result<()> {
+            for ops in rx {
+                for op in ops {
+                    match op {
+                        SinkOp::Bytes(b) => sink.write_bytes(&b)?,
+                        SinkOp::Copy {
+                            file: Some(f),
+                            start,
+                            bytes,
+                            ..
+                        } => sink.copy_range(f, start, bytes.len() as u64, bytes)?,
+                        SinkOp::Copy { bytes, .. } => sink.write_bytes(bytes)?,
+                    }
+                }
+            }
+            sink.flush()
+        });
+        let w = Writer {
+            tx,
+            ops: Vec::new(),
+            pos: 0,
+            report,
+            groups: Vec::with_capacity(groups.len()),
+        };
+        let made = w.file(&cx, &groups, &kv);
+        let drained = drain
+            .join()
+            .unwrap_or_else(|_| Err(Error::invalid("the thread writing the output panicked")));
+        // The sink's error first: the writer's is then only that the sink stopped.
+        drained.and(made)
+    })
+}
+
+/// Stored bytes of input row groups whose output chunks are built at once (at least one
+/// output row group): few hand-offs to the threads when row groups are small, memory bounded
+/// when they are large.
+const BUILD_BYTES: u64 = 128 << 20;
+
+/// The stored bytes of the input row groups of `pieces`.
+fn piece_bytes(inputs: &[Input<'_>], pieces: &[(usize, usize, u64)]) -> Result<u64> {
+    pieces.iter().try_fold(0u64, |n, &(i, r, _)| {
+        let rg = inputs[i].meta.row_group(r)?;
+        Ok(n + rg
+            .total_compressed_size
+            .unwrap_or(rg.total_byte_size)
+            .max(0) as u64)
+    })
+}
+
+/// The output chunks of `groups`, built on the merge's threads: a vector of chunks (one per
+/// leaf) per group.
+fn build_groups<'a>(
+    cx: &Cx<'_, 'a>,
+    groups: &[Vec<(usize, usize, u64)>],
+) -> Result<Vec<Vec<ChunkOut<'a>>>> {
+    let leaves = cx.schema.paths.len();
+    let jobs: Vec<(usize, usize)> = (0..groups.len())
+        .flat_map(|g| (0..leaves).map(move |leaf| (g, leaf)))
+        .collect();
+    let chunks = cx.opts.threads.run_jobs(
+        jobs,
+        || {
+            |(g, leaf): (usize, usize)| {
+                let ps: Vec<Piece> = groups[g]
+                    .iter()
+                    .map(|&(input, row_group, rows)| Piece {
+                        input,
+                        row_group,
+                        rows,
+                        leaf: cx.schema.maps[input][leaf],
+                    })
+                    .collect();
+                chunk::build(cx, leaf, &ps)
+            }
         },
-        groups: Vec::with_capacity(groups.len()),
-    };
-    w.put(crate::metadata::MAGIC)?;
-    let sizes = |g: &[(usize, usize, u64)]| -> Result<u64> {
-        g.iter().try_fold(0u64, |n, &(i, r, _)| {
-            let rg = opened[i].meta.row_group(r)?;
-            Ok(n + rg
-                .total_compressed_size
-                .unwrap_or(rg.total_byte_size)
-                .max(0) as u64)
-        })
-    };
-    let total = groups.iter().map(|g| sizes(g)).sum::<Result<u64>>()?;
-    let mut done = 0;
-    for group in &groups {
-        w.group(&cx, group)?;
-        if let Some(p) = &opts.progress {
-            done += sizes(group)?;
-            (p.0)(done, total);
-        }
-    }
-    let mut records = std::mem::take(&mut w.groups);
-    let pos = w.pos;
-    write_indexes(&mut records, pos, |b| w.put(b))?;
-    let footer = footer(&opened, &schema, &records, &kv)?;
-    w.put(&footer)?;
-    w.put(&(footer.len() as u32).to_le_bytes())?;
-    w.put(crate::metadata::MAGIC)?;
-    w.sink.flush()?;
-    w.report.bytes = w.pos;
-    w.report.row_groups = records.len();
-    Ok(w.report)
+        || {},
+    )?;
+    let mut chunks = chunks.into_iter();
+    Ok(groups
+        .iter()
+        .map(|_| chunks.by_ref().take(leaves).collect())
+        .collect())
 }
 
 fn open_input<'a>(i: &MergeInput<'a>) -> Result<Input<'a>> {
@@ -376,66 +429,161 @@ fn plan(inputs: &[Input<'_>], opts: &MergeOptions) -> Result<Vec<Vec<(usize, usi
 }
 
 /// Writes the output and keeps the records its footer needs.
-struct Writer<'w> {
-    sink: &'w mut dyn MergeSink,
+/// What the thread writing the output is handed, in file order.
+enum SinkOp<'a> {
+    /// Bytes made by the merge.
+    Bytes(Vec<u8>),
+    /// Bytes of an input, copied from its file when it has one.
+    Copy {
+        /// The input (to join adjacent copies).
+        input: usize,
+        file: Option<&'a File>,
+        start: u64,
+        bytes: &'a [u8],
+    },
+}
+
+struct Writer<'a> {
+    /// To the thread writing the output: one batch of operations at a time.
+    tx: std::sync::mpsc::SyncSender<Vec<SinkOp<'a>>>,
+    /// The batch being gathered.
+    ops: Vec<SinkOp<'a>>,
     pos: u64,
     report: MergeReport,
     groups: Vec<GroupRecord>,
 }
 
-impl Writer<'_> {
-    fn put(&mut self, bytes: &[u8]) -> Result<()> {
-        self.sink.write_bytes(bytes)?;
-        self.pos += bytes.len() as u64;
-        Ok(())
+impl<'a> Writer<'a> {
+    /// Writes the whole file: magic, row groups, page indexes, footer.
+    fn file(
+        mut self,
+        cx: &Cx<'_, 'a>,
+        groups: &[Vec<(usize, usize, u64)>],
+        kv: &[(Vec<u8>, Option<Vec<u8>>)],
+    ) -> Result<MergeReport> {
+        self.put(crate::metadata::MAGIC.to_vec());
+        let sizes = groups
+            .iter()
+            .map(|g| piece_bytes(cx.inputs, g))
+            .collect::<Result<Vec<u64>>>()?;
+        let total: u64 = sizes.iter().sum();
+        let (mut next, mut done) = (0, 0);
+        while next < groups.len() {
+            let mut end = next + 1;
+            let mut bytes = sizes[next];
+            while end < groups.len() && bytes + sizes[end] <= BUILD_BYTES {
+                bytes += sizes[end];
+                end += 1;
+            }
+            let built = build_groups(cx, &groups[next..end])?;
+            for (k, chunks) in built.into_iter().enumerate() {
+                self.group(cx, &groups[next + k], chunks)?;
+                if let Some(p) = &cx.opts.progress {
+                    done += sizes[next + k];
+                    (p.0)(done, total);
+                }
+            }
+            self.send()?;
+            next = end;
+        }
+        let mut records = std::mem::take(&mut self.groups);
+        let pos = self.pos;
+        write_indexes(&mut records, pos, |b| {
+            self.put(b.to_vec());
+            Ok(())
+        })?;
+        let footer = footer(cx.inputs, cx.schema, &records, kv)?;
+        let len = footer.len() as u32;
+        self.put(footer);
+        self.put(len.to_le_bytes().to_vec());
+        self.put(crate::metadata::MAGIC.to_vec());
+        self.send()?;
+        self.report.bytes = self.pos;
+        self.report.row_groups = records.len();
+        Ok(self.report)
     }
 
-    /// Builds and writes one output row group of `pieces`.
-    fn group(&mut self, cx: &Cx<'_, '_>, pieces: &[(usize, usize, u64)]) -> Result<()> {
-        let leaves = cx.schema.paths.len();
-        let jobs: Vec<usize> = (0..leaves).collect();
-        let chunks = cx.opts.threads.run_jobs(
-            jobs,
-            || {
-                |leaf: usize| {
-                    let ps: Vec<Piece> = pieces
-                        .iter()
-                        .map(|&(input, row_group, rows)| Piece {
-                            input,
-                            row_group,
-                            rows,
-                            leaf: cx.schema.maps[input][leaf],
-                        })
-                        .collect();
-                    chunk::build(cx, leaf, &ps)
-                }
-            },
-            || {},
-        )?;
+    /// Hands the gathered operations to the thread writing the output (waiting while it is
+    /// still busy with the batch before).
+    fn send(&mut self) -> Result<()> {
+        if self.ops.is_empty() {
+            return Ok(());
+        }
+        self.tx
+            .send(std::mem::take(&mut self.ops))
+            // Its own error is the one returned.
+            .map_err(|_| Error::invalid("the output stopped taking bytes"))
+    }
+
+    /// Appends `bytes`.
+    fn put(&mut self, bytes: Vec<u8>) {
+        self.pos += bytes.len() as u64;
+        self.ops.push(SinkOp::Bytes(bytes));
+    }
+
+    /// Appends `len` bytes of input `input` from `start`. Ranges of one input that follow
+    /// each other (the chunks of a row group, the row groups of a file, as a verbatim merge
+    /// copies them) become one copy: one system call per file instead of one per chunk.
+    fn copy(&mut self, cx: &Cx<'_, 'a>, input: usize, start: u64, len: u64) {
+        let i = &cx.inputs[input];
+        self.pos += len;
+        self.report.bytes_copied += len;
+        // In bounds: every copied range lies in a chunk checked against its input's length
+        // when the chunk was built, and joined ranges are adjacent ranges of one input.
+        let (start, end) = match self.ops.last() {
+            Some(SinkOp::Copy {
+                input: last,
+                start: s,
+                bytes,
+                ..
+            }) if *last == input && *s + bytes.len() as u64 == start => {
+                let s = *s;
+                self.ops.pop();
+                (s, start + len)
+            }
+            _ => (start, start + len),
+        };
+        self.ops.push(SinkOp::Copy {
+            input,
+            file: i.file,
+            start,
+            bytes: &i.bytes[start as usize..end as usize],
+        });
+    }
+
+    /// Writes one output row group of `pieces`, its chunks built.
+    fn group(
+        &mut self,
+        cx: &Cx<'_, 'a>,
+        pieces: &[(usize, usize, u64)],
+        chunks: Vec<ChunkOut<'a>>,
+    ) -> Result<()> {
         let file_offset = self.pos as i64;
         let rows: u64 = pieces.iter().map(|p| p.2).sum();
         let mut places = Vec::with_capacity(chunks.len());
         let mut total = 0i64;
-        for c in &chunks {
-            places.push(self.pos);
-            self.parts(cx, c)?;
-            total += c.total_uncompressed;
-            self.report.chunks += 1;
+        let mut chunks = chunks;
+        for c in &mut chunks {
             // Every byte copied: nothing rewritten, no page written anew.
             if !c.parts.is_empty() && c.parts.iter().all(|p| matches!(p, Part::Copy { .. })) {
                 self.report.chunks_verbatim += 1;
             }
+            let at = self.pos;
+            self.parts(cx, c);
+            places.push((at, self.pos - at));
+            total += c.total_uncompressed;
+            self.report.chunks += 1;
             self.report.pages.add(&c.counts);
         }
         let compressed = self.pos as i64 - file_offset;
         let mut records = Vec::with_capacity(chunks.len());
-        for (leaf, (mut c, at)) in chunks.into_iter().zip(places).enumerate() {
+        for (leaf, (mut c, (at, len))) in chunks.into_iter().zip(places).enumerate() {
             let bloom = match c.acc.bloom() {
                 Some(b) => {
                     let mut bytes = Vec::new();
                     b.write(&mut bytes);
                     let place = (self.pos as i64, bytes.len() as i32);
-                    self.put(&bytes)?;
+                    self.put(bytes);
                     Some(place)
                 }
                 None => {
@@ -450,7 +598,7 @@ impl Writer<'_> {
                     None
                 }
             };
-            records.push(record(cx, leaf, &mut c, at, bloom)?);
+            records.push(record(cx, leaf, &mut c, at, len, bloom)?);
         }
         let sorting_columns = sorting::sorting_columns(cx, pieces, &mut self.report.notes)?;
         self.report.rows += rows;
@@ -465,23 +613,14 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn parts(&mut self, cx: &Cx<'_, '_>, c: &ChunkOut<'_>) -> Result<()> {
-        for part in &c.parts {
+    /// Appends the chunk's bytes (moving those made anew out of it).
+    fn parts(&mut self, cx: &Cx<'_, 'a>, c: &mut ChunkOut<'a>) {
+        for part in std::mem::take(&mut c.parts) {
             match part {
-                Part::Copy { input, start, len } => {
-                    let i = &cx.inputs[*input];
-                    let bytes = &i.bytes[*start as usize..(*start + *len) as usize];
-                    match i.file {
-                        Some(f) => self.sink.copy_range(f, *start, *len, bytes)?,
-                        None => self.sink.write_bytes(bytes)?,
-                    }
-                    self.pos += len;
-                    self.report.bytes_copied += len;
-                }
-                Part::Bytes(b) => self.put(b)?,
+                Part::Copy { input, start, len } => self.copy(cx, input, start, len),
+                Part::Bytes(b) => self.put(b),
             }
         }
-        Ok(())
     }
 }
 
@@ -491,6 +630,7 @@ fn record(
     leaf: usize,
     c: &mut ChunkOut<'_>,
     at: u64,
+    len: u64,
     bloom: Option<(i64, i32)>,
 ) -> Result<ChunkRecord> {
     let at = at as i64;
@@ -512,7 +652,7 @@ fn record(
         codec: compression_codec(c.codec),
         num_values: c.num_values,
         total_uncompressed_size: c.total_uncompressed,
-        total_compressed_size: c.len() as i64,
+        total_compressed_size: len as i64,
         key_value_metadata: c.acc.key_value_metadata.clone(),
         data_page_offset: data,
         index_page_offset: None,

@@ -318,6 +318,12 @@ pub struct MergeArgs {
     /// files and names starting with _ left out).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
+    /// Do not sync the output to disk before renaming it into place (faster: the kernel
+    /// writes it back later; a crash of the machine soon after could leave it incomplete).
+    /// The inputs are kept, so the merge can be run again. `compact`, which removes its
+    /// inputs, always syncs.
+    #[arg(long)]
+    pub no_sync: bool,
     #[command(flatten)]
     pub merge: MergeOptionArgs,
 }

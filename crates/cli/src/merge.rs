@@ -102,11 +102,13 @@ pub fn open_inputs(paths: &[PathBuf]) -> Result<Vec<(String, File, Bytes)>> {
         .collect()
 }
 
-/// Merges the opened `inputs` into `output` (atomically) with `opts`.
+/// Merges the opened `inputs` into `output` (atomically; synced to disk before the rename
+/// when `sync`) with `opts`.
 pub fn merge_into(
     inputs: &[(String, File, Bytes)],
     output: &Path,
     opts: &MergeOptions,
+    sync: bool,
 ) -> Result<MergeReport> {
     let list: Vec<MergeInput<'_>> = inputs
         .iter()
@@ -117,10 +119,10 @@ pub fn merge_into(
         })
         .collect();
     let out = Output::create(output)?;
-    let mut sink = FileSink::new(out.file()?);
+    let mut sink = FileSink::new(out.file()?).writing_back(sync);
     let report = merge(&list, &mut sink, opts).with_context(|| out.label().to_string())?;
     sink.into_file()?;
-    out.commit()?;
+    out.commit_with(sync)?;
     Ok(report)
 }
 
@@ -170,7 +172,7 @@ pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
     let mut opts = options(&a.merge)?;
     let bar = progress_bar(quiet || a.merge.json, "merging");
     opts.progress = Some(bar.callback());
-    let report = merge_into(&inputs, &a.output, &opts);
+    let report = merge_into(&inputs, &a.output, &opts, !a.no_sync);
     bar.clear();
     let report = report?;
     let seconds = start.elapsed().as_secs_f64();
@@ -213,7 +215,7 @@ fn run_ipc(
         .with_context(|| out.label().to_string())?;
     w.flush()?;
     drop(w);
-    out.commit()?;
+    out.commit_with(!a.no_sync)?;
     let seconds = start.elapsed().as_secs_f64();
     let t = &r.totals;
     let label = crate::source::label_of(&a.output);

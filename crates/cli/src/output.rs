@@ -98,6 +98,14 @@ impl Output {
 
     /// Makes the output final: syncs the temporary file and renames it over the target.
     pub fn commit(self) -> Result<()> {
+        self.commit_with(true)
+    }
+
+    /// Makes the output final: renames the temporary file over the target, after syncing it
+    /// when `sync` is true. Without the sync the data may still be only in the page cache
+    /// when the rename is: a crash of the machine (not of the process) soon after could leave
+    /// the target incomplete. For outputs that can be made again (their inputs are kept).
+    pub fn commit_with(self, sync: bool) -> Result<()> {
         match self.target {
             Target::Stdout => Ok(()),
             Target::File {
@@ -106,9 +114,11 @@ impl Output {
                 path,
             } => {
                 let label = self.label;
-                tmp.as_file()
-                    .sync_all()
-                    .with_context(|| format!("{label}: cannot write output"))?;
+                if sync {
+                    tmp.as_file()
+                        .sync_all()
+                        .with_context(|| format!("{label}: cannot write output"))?;
+                }
                 tmp.persist(&path)
                     .map_err(|e| io::Error::new(e.error.kind(), without_path(&e.error)))
                     .with_context(|| format!("{label}: cannot move the output into place"))?;

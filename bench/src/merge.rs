@@ -121,13 +121,23 @@ pub struct Merger {
     pub command: &'static str,
 }
 
+/// The label of quiver's runs without the final sync (`--no-sync`): the output is renamed
+/// into place before the disk has it, as the other tools leave theirs.
+pub const NO_SYNC: &str = "quiver-nosync";
+
 /// Every merge run, in the order they alternate.
-pub const MERGERS: [Merger; 6] = [
+pub const MERGERS: [Merger; 8] = [
     Merger {
         op: Op::MergeVerbatim,
         imp: "quiver",
         label: "quiver",
         command: "`quiver merge OUT DIR --verbatim`",
+    },
+    Merger {
+        op: Op::MergeVerbatim,
+        imp: "quiver",
+        label: NO_SYNC,
+        command: "`quiver merge OUT DIR --verbatim --no-sync`",
     },
     Merger {
         op: Op::MergeVerbatim,
@@ -140,6 +150,12 @@ pub const MERGERS: [Merger; 6] = [
         imp: "quiver",
         label: "quiver",
         command: "`quiver merge OUT DIR --row-group-size 1048576`",
+    },
+    Merger {
+        op: Op::MergeCoalesce,
+        imp: "quiver",
+        label: NO_SYNC,
+        command: "`quiver merge OUT DIR --row-group-size 1048576 --no-sync`",
     },
     Merger {
         op: Op::MergeCoalesce,
@@ -181,6 +197,9 @@ impl Merger {
                     v.push("--verbatim".into());
                 } else {
                     v.extend(["--row-group-size".into(), ROW_GROUP_ROWS.to_string().into()]);
+                }
+                if self.label == NO_SYNC {
+                    v.push("--no-sync".into());
                 }
             }
             ("arrow-rs", _) => {

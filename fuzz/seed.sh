@@ -78,3 +78,8 @@ for d in parquet-testing/data parquet-testing/bad_data arrow-testing/data/parque
     done < <(find "$data_dir/$d" -type f -size -64k \( -name '*.parquet' -o -path '*fuzzing*' \) -print0)
 done
 echo "seeded $n Parquet files into $read_corpus"
+# parquet_merge gets the same small files: each is merged with itself.
+merge_corpus="$fuzz_dir/corpus/parquet_merge"
+mkdir -p "$merge_corpus"
+cp "$read_corpus"/* "$merge_corpus"/
+echo "seeded $(ls "$merge_corpus" | wc -l) Parquet files into $merge_corpus"

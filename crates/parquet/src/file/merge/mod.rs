@@ -80,7 +80,8 @@ pub struct MergeOptions {
     pub dictionary_limit: usize,
     /// Check the CRC of every input page that has one (reading every byte).
     pub verify_crc: bool,
-    /// The threads output chunks are built on.
+    /// The threads output chunks are built on (one more thread, started for the merge,
+    /// writes the output while they build).
     pub threads: ThreadPool,
     /// Key-value metadata added to the merged file's (replacing a key's value).
     pub key_value_metadata: Vec<(String, String)>,

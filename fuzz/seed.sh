@@ -83,3 +83,8 @@ merge_corpus="$fuzz_dir/corpus/parquet_merge"
 mkdir -p "$merge_corpus"
 cp "$read_corpus"/* "$merge_corpus"/
 echo "seeded $(ls "$merge_corpus" | wc -l) Parquet files into $merge_corpus"
+# ipc_merge gets the IPC files of ipc_file: each is merged with itself.
+ipc_merge_corpus="$fuzz_dir/corpus/ipc_merge"
+mkdir -p "$ipc_merge_corpus"
+cp "$file_corpus"/* "$ipc_merge_corpus"/
+echo "seeded $(ls "$ipc_merge_corpus" | wc -l) IPC files into $ipc_merge_corpus"

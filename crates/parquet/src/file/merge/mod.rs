@@ -211,6 +211,10 @@ pub(super) struct Cx<'s, 'a> {
     inputs: &'s [Input<'a>],
     schema: &'s MergedSchema<'a>,
     opts: &'s MergeOptions,
+    /// Each output leaf's stored bytes in the first input's first row group: the order in
+    /// which chunks are built (largest first, so that no thread is left with a large chunk
+    /// at the end of a batch while the others wait).
+    leaf_bytes: Vec<u64>,
 }
 
 impl Cx<'_, '_> {
@@ -269,10 +273,25 @@ pub fn merge(
         kv.retain(|(key, _)| key != k.as_bytes());
         kv.push((k.as_bytes().to_vec(), Some(v.as_bytes().to_vec())));
     }
+    let leaf_bytes = (0..schema.paths.len())
+        .map(|leaf| {
+            let input = &opened[0];
+            let size = match schema.maps[0][leaf] {
+                Some(l) if input.meta.num_row_groups() > 0 => input
+                    .meta
+                    .column_chunk(0, l)
+                    .ok()
+                    .and_then(|c| c.meta_data.as_ref().map(|m| m.total_compressed_size)),
+                _ => None,
+            };
+            size.unwrap_or(0).max(0) as u64
+        })
+        .collect();
     let cx = Cx {
         inputs: &opened,
         schema: &schema,
         opts,
+        leaf_bytes,
     };
     let groups = plan(&opened, opts)?;
     let report = MergeReport {
@@ -329,7 +348,7 @@ pub fn merge(
 /// Stored bytes of input row groups whose output chunks are built at once (at least one
 /// output row group): few hand-offs to the threads when row groups are small, memory bounded
 /// when they are large.
-const BUILD_BYTES: u64 = 128 << 20;
+const BUILD_BYTES: u64 = 64 << 20;
 
 /// The stored bytes of the input row groups of `pieces`.
 fn piece_bytes(inputs: &[Input<'_>], pieces: &[(usize, usize, u64)]) -> Result<u64> {
@@ -349,9 +368,12 @@ fn build_groups<'a>(
     groups: &[Vec<(usize, usize, u64)>],
 ) -> Result<Vec<Vec<ChunkOut<'a>>>> {
     let leaves = cx.schema.paths.len();
-    let jobs: Vec<(usize, usize)> = (0..groups.len())
+    let mut jobs: Vec<(usize, usize)> = (0..groups.len())
         .flat_map(|g| (0..leaves).map(move |leaf| (g, leaf)))
         .collect();
+    // Largest columns first (stable: ties in group and leaf order).
+    jobs.sort_by_key(|&(_, leaf)| std::cmp::Reverse(cx.leaf_bytes[leaf]));
+    let order = jobs.clone();
     let chunks = cx.opts.threads.run_jobs(
         jobs,
         || {
@@ -370,10 +392,16 @@ fn build_groups<'a>(
         },
         || {},
     )?;
-    let mut chunks = chunks.into_iter();
-    Ok(groups
+    let mut placed: Vec<Vec<Option<ChunkOut<'a>>>> = groups
         .iter()
-        .map(|_| chunks.by_ref().take(leaves).collect())
+        .map(|_| (0..leaves).map(|_| None).collect())
+        .collect();
+    for ((g, leaf), c) in order.into_iter().zip(chunks) {
+        placed[g][leaf] = Some(c);
+    }
+    Ok(placed
+        .into_iter()
+        .map(|g| g.into_iter().flatten().collect())
         .collect())
 }
 

@@ -9,7 +9,7 @@
 
 use crate::format::Type;
 use quiver_arrow::array::{DictionaryArray, FixedSizeBinaryArray, PrimitiveArray, RunEndArray};
-use quiver_arrow::buffer::{Bitmap, Buffer, MutableBuffer};
+use quiver_arrow::buffer::{Bitmap, Buffer, MutableBuffer, OffsetBuffer};
 use quiver_arrow::native::I256;
 use quiver_arrow::{Array, Error, Result};
 
@@ -188,13 +188,17 @@ fn check_physical(out: Array, leaf: &LeafSpec) -> Result<Array> {
         (Array::FixedSizeBinary(f), Type::FIXED_LEN_BYTE_ARRAY) => {
             leaf.type_length == Some(f.size() as i32)
         }
+        (Array::LargeBinary(a), Type::BYTE_ARRAY) => {
+            check_byte_array_lengths(a.offsets())?;
+            true
+        }
+        (Array::LargeUtf8(a), Type::BYTE_ARRAY) => {
+            check_byte_array_lengths(a.offsets())?;
+            true
+        }
+        // Offsets of 32 bits and view lengths cannot pass i32::MAX.
         (
-            Array::Binary(_)
-            | Array::LargeBinary(_)
-            | Array::Utf8(_)
-            | Array::LargeUtf8(_)
-            | Array::BinaryView(_)
-            | Array::Utf8View(_),
+            Array::Binary(_) | Array::Utf8(_) | Array::BinaryView(_) | Array::Utf8View(_),
             Type::BYTE_ARRAY,
         ) => true,
         _ => false,
@@ -208,6 +212,28 @@ fn check_physical(out: Array, leaf: &LeafSpec) -> Result<Array> {
             leaf.physical.name(),
             leaf.type_length.map_or(String::new(), |w| format!("({w})"))
         )))
+    }
+}
+
+/// Parquet stores a byte array's length in 4 bytes that other readers read as signed: a value
+/// of a large (64-bit offset) array longer than `i32::MAX` bytes is an error here, before it
+/// reaches the encoders, which rely on this check for their length conversions.
+fn check_byte_array_lengths(offsets: &OffsetBuffer<i64>) -> Result<()> {
+    let max = i64::from(i32::MAX);
+    // No value can be longer than all the values together (the usual case: nothing to scan).
+    if offsets.last() - offsets.first() <= max {
+        return Ok(());
+    }
+    match offsets
+        .as_slice()
+        .windows(2)
+        .position(|w| w[1] - w[0] > max)
+    {
+        Some(i) => Err(Error::invalid(format!(
+            "value {i} is {} bytes long: a Parquet byte array holds at most {max} bytes",
+            offsets.len_of(i)
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -311,3 +311,16 @@ fn a_wrong_array_for_the_leaf_is_an_error() {
         .is_err()
     );
 }
+
+#[test]
+fn byte_arrays_past_i32_max_are_errors() {
+    let max = i64::from(i32::MAX);
+    let offsets = |v: Vec<i64>| OffsetBuffer::try_new(Buffer::from(v)).unwrap();
+    // Values up to i32::MAX bytes pass, even when they add up to more.
+    check_byte_array_lengths(&offsets(vec![0, 10, max + 10, 2 * max + 10])).unwrap();
+    let e = check_byte_array_lengths(&offsets(vec![5, 10, 20, max + 21])).unwrap_err();
+    assert!(
+        e.to_string().contains("value 2 is 2147483648 bytes long"),
+        "{e}"
+    );
+}

@@ -96,6 +96,7 @@ fn footer_range(bytes: &[u8]) -> Result<Range<usize>> {
     if &bytes[n - MAGIC.len()..] != MAGIC {
         return Err(Error::oos("the file does not end with ARROW1"));
     }
+    // ok: the range is TAIL - MAGIC.len() = 4 bytes.
     let len = i32::from_le_bytes(
         bytes[n - TAIL..n - MAGIC.len()]
             .try_into()

@@ -140,6 +140,7 @@ fn stored(index: usize, raw: &[u8]) -> Result<Stored> {
             raw.len()
         )));
     };
+    // ok: `prefix` is the 8 bytes split off above.
     let declared = i64::from_le_bytes(prefix.try_into().expect("8 bytes"));
     match declared {
         -1 => Ok(Stored::Raw),

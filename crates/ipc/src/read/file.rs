@@ -328,6 +328,7 @@ fn footer_start<S: FileSource>(source: &mut S, size: u64) -> Result<u64> {
     if &tail[4..] != MAGIC {
         return Err(Error::oos("the file does not end with ARROW1"));
     }
+    // ok: `tail[..4]` is 4 bytes of the TAIL-byte read.
     let len = i32::from_le_bytes(tail[..4].try_into().expect("4 bytes"));
     match u64::try_from(len) {
         Ok(len) if len <= size - (HEAD + TAIL) as u64 => Ok(size - TAIL as u64 - len),

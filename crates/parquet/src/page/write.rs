@@ -130,6 +130,15 @@ impl WrittenPage {
     }
 }
 
+/// The CRC32 of a page's stored bytes, given in parts, when CRCs are written (`on`).
+fn page_crc(on: bool, parts: &[&[u8]]) -> Option<i32> {
+    on.then(|| {
+        let mut h = crc32fast::Hasher::new();
+        parts.iter().for_each(|p| h.update(p));
+        h.finalize() as i32
+    })
+}
+
 /// Writes pages with one codec, reusing its scratch buffers.
 #[derive(Debug)]
 pub struct PageWriter {
@@ -180,7 +189,7 @@ impl PageWriter {
             type_: PageType::DICTIONARY_PAGE,
             uncompressed_page_size: page_size(values.len(), "values")?,
             compressed_page_size: page_size(stored.len(), "stored bytes")?,
-            crc: self.crc.then(|| crc32fast::hash(stored) as i32),
+            crc: page_crc(self.crc, &[stored]),
             data_page_header: None,
             index_page_header: false,
             dictionary_page_header: Some(DictionaryPageHeader {
@@ -242,11 +251,7 @@ impl PageWriter {
         out: &mut impl PageOut,
     ) -> Result<WrittenPage> {
         let len: usize = parts.iter().map(|p| p.len()).sum();
-        let crc = self.crc.then(|| {
-            let mut h = crc32fast::Hasher::new();
-            parts.iter().for_each(|p| h.update(p));
-            h.finalize() as i32
-        });
+        let crc = page_crc(self.crc, parts);
         let header = PageHeader {
             type_: PageType::DATA_PAGE,
             uncompressed_page_size: page_size(len, "bytes")?,
@@ -273,7 +278,7 @@ impl PageWriter {
             type_: PageType::DATA_PAGE,
             uncompressed_page_size: page_size(body.len(), "bytes")?,
             compressed_page_size: page_size(stored.len(), "stored bytes")?,
-            crc: self.crc.then(|| crc32fast::hash(stored) as i32),
+            crc: page_crc(self.crc, &[stored]),
             data_page_header: Some(header.clone()),
             index_page_header: false,
             dictionary_page_header: None,
@@ -318,13 +323,7 @@ impl PageWriter {
         let levels = rep.len() + def.len();
         let uncompressed = levels + values.len();
         let stored_len = levels + stored.len();
-        let crc = self.crc.then(|| {
-            let mut h = crc32fast::Hasher::new();
-            h.update(rep);
-            h.update(def);
-            h.update(stored);
-            h.finalize() as i32
-        });
+        let crc = page_crc(self.crc, &[rep, def, stored]);
         let header = PageHeader {
             type_: PageType::DATA_PAGE_V2,
             uncompressed_page_size: page_size(uncompressed, "bytes")?,

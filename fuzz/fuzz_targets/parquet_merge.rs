@@ -7,9 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use quiver_arrow::parallel::ThreadPool;
-use quiver_parquet::arrow::options::ReadOptions;
 use quiver_parquet::file::merge::{MergeInput, MergeOptions, RowGroupTarget, merge};
-use quiver_parquet::file::{FileReader, Selection};
 
 fuzz_target!(|data: &[u8]| {
     let inputs = [
@@ -32,28 +30,8 @@ fuzz_target!(|data: &[u8]| {
             ..MergeOptions::default()
         };
         let mut out = Vec::new();
-        if merge(&inputs, &mut out, &opts).is_err() {
-            continue;
-        }
-        let options = ReadOptions {
-            threads: ThreadPool::sequential(),
-            verify_crc: false,
-            ..ReadOptions::default()
-        };
-        let Ok(reader) = FileReader::try_new(&out, options) else {
-            continue;
-        };
-        let selection = Selection {
-            batch_size: 100,
-            ..Selection::default()
-        };
-        if let Ok(batches) = reader.batches(&selection) {
-            for batch in batches.take(2000) {
-                let Ok(batch) = batch else { break };
-                for column in batch.columns() {
-                    let _ = column.validate(quiver_arrow::ValidationLevel::Full);
-                }
-            }
+        if merge(&inputs, &mut out, &opts).is_ok() {
+            quiver_fuzz::read_parquet(&out);
         }
     }
 });

@@ -123,3 +123,33 @@ pub fn hash(data: &[u8]) -> u64 {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
+
+/// Reads a Parquet file as the `parquet_read` target does: CRC checks off (mutated pages
+/// reach the decoders), batches of 100 rows, at most 2,000 batches (a few bytes may declare
+/// billions of rows, which the reader streams in bounded memory), every column validated in
+/// full. Errors end the read.
+pub fn read_parquet(data: &[u8]) {
+    use quiver_arrow::parallel::ThreadPool;
+    use quiver_parquet::arrow::options::ReadOptions;
+    use quiver_parquet::file::{FileReader, Selection};
+    let options = ReadOptions {
+        threads: ThreadPool::sequential(),
+        verify_crc: false,
+        ..ReadOptions::default()
+    };
+    let Ok(reader) = FileReader::try_new(data, options) else {
+        return;
+    };
+    let selection = Selection {
+        batch_size: 100,
+        ..Selection::default()
+    };
+    if let Ok(batches) = reader.batches(&selection) {
+        for batch in batches.take(2000) {
+            let Ok(batch) = batch else { break };
+            for column in batch.columns() {
+                let _ = column.validate(ValidationLevel::Full);
+            }
+        }
+    }
+}

@@ -352,13 +352,18 @@ const BUILD_BYTES: u64 = 64 << 20;
 
 /// The stored bytes of the input row groups of `pieces`.
 fn piece_bytes(inputs: &[Input<'_>], pieces: &[(usize, usize, u64)]) -> Result<u64> {
-    pieces.iter().try_fold(0u64, |n, &(i, r, _)| {
-        let rg = inputs[i].meta.row_group(r)?;
-        Ok(n + rg
-            .total_compressed_size
-            .unwrap_or(rg.total_byte_size)
-            .max(0) as u64)
-    })
+    pieces
+        .iter()
+        .try_fold(0u64, |n, &(i, r, _)| Ok(n + stored_bytes(&inputs[i], r)?))
+}
+
+/// The stored (compressed) bytes of row group `r` of `input`, as its footer says.
+fn stored_bytes(input: &Input<'_>, r: usize) -> Result<u64> {
+    let rg = input.meta.row_group(r)?;
+    Ok(rg
+        .total_compressed_size
+        .unwrap_or(rg.total_byte_size)
+        .max(0) as u64)
 }
 
 /// The output chunks of `groups`, built on the merge's threads: a vector of chunks (one per
@@ -426,12 +431,8 @@ fn plan(inputs: &[Input<'_>], opts: &MergeOptions) -> Result<Vec<Vec<(usize, usi
     let (mut rows, mut bytes) = (0u64, 0u64);
     for (i, input) in inputs.iter().enumerate() {
         for g in 0..input.meta.num_row_groups() {
-            let rg = input.meta.row_group(g)?;
-            let n = rg.num_rows.max(0) as u64;
-            let size = rg
-                .total_compressed_size
-                .unwrap_or(rg.total_byte_size)
-                .max(0) as u64;
+            let n = input.meta.row_group(g)?.num_rows.max(0) as u64;
+            let size = stored_bytes(input, g)?;
             let Some(target) = opts.coalesce else {
                 groups.push(vec![(i, g, n)]);
                 continue;

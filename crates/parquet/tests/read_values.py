@@ -27,16 +27,31 @@ def norm(v):
     return v
 
 
+def as_integers(t):
+    """`t` with every timestamp, time and duration inside it replaced by int64."""
+    if pa.types.is_timestamp(t) or pa.types.is_time(t) or pa.types.is_duration(t):
+        return pa.int64()
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(as_integers(f.type)) for f in t])
+    if pa.types.is_map(t):
+        return pa.map_(t.key_field.with_type(as_integers(t.key_type)),
+                       t.item_field.with_type(as_integers(t.item_type)))
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(as_integers(t.value_type)))
+    if pa.types.is_fixed_size_list(t):
+        return pa.list_(t.value_field.with_type(as_integers(t.value_type)), t.list_size)
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(as_integers(t.value_type)))
+    return t
+
+
 def values(col):
-    """The column as Python values (nanosecond times and timestamps as their integers, which
-    `datetime` cannot hold)."""
+    """The column as Python values (times and timestamps as their integers where `datetime`
+    cannot hold them: nanoseconds, or years outside 1..9999), at any depth."""
     try:
         return norm(col.to_pylist())
-    except ValueError:
-        t = col.type
-        if pa.types.is_timestamp(t) or pa.types.is_time(t) or pa.types.is_duration(t):
-            return norm(col.cast(pa.int64()).to_pylist())
-        raise
+    except (ValueError, OverflowError):
+        return norm(col.cast(as_integers(col.type)).to_pylist())
 
 
 for line in sys.stdin:

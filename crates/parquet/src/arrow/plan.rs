@@ -1,8 +1,9 @@
 //! The Arrow shape of a Parquet schema: each field's Arrow type and a [`Plan`] saying which
 //! Parquet nodes give its validity, offsets and values, following the format's
 //! `LogicalTypes.md` rules — including the backward-compatibility rules for lists written by
-//! older tools (two-level lists, `array` and `<name>_tuple` elements, repeated fields without a
-//! LIST annotation) and MAP / MAP_KEY_VALUE groups.
+//! older tools (two-level lists, groups whose one field is repeated, `array` and `<name>_tuple`
+//! elements, repeated LIST-annotated groups as elements, repeated fields without a LIST
+//! annotation) and MAP / MAP_KEY_VALUE groups.
 
 use super::options::ReadOptions;
 use super::types::{extension, leaf_type};
@@ -184,27 +185,50 @@ impl Planner<'_, '_, '_> {
 
     fn list(&self, i: usize, nullable: bool) -> Result<(Field, Plan)> {
         let n = self.schema.node(i);
+        let (item, plan) = self.list_items(i)?;
+        Ok((
+            self.field(i, n.name, DataType::List(Arc::new(item)), nullable),
+            plan,
+        ))
+    }
+
+    /// The item field and the plan of the LIST-annotated group `i` (its validity, if any, is
+    /// that of `i`).
+    fn list_items(&self, i: usize) -> Result<(Field, Plan)> {
+        let n = self.schema.node(i);
         let r = self.repeated_child(i, "LIST")?;
         let rep = self.schema.node(r);
-        // LogicalTypes.md's backward-compatibility rules: the repeated node is itself the
-        // element when it is a leaf, has several fields, or is named `array` or `<list>_tuple`.
-        let two_level = rep.column.is_some()
-            || rep.children.len() > 1
+        let (item, element) = if rep.column.is_none()
+            && is_list(self.element(r))
+            && self.repeated_child(r, "LIST").is_ok()
+        {
+            // A repeated LIST-annotated group: a two-level list serving as the element of
+            // this one (LogicalTypes.md: the only place such a group may appear). Its items
+            // are a non-null list named after it, as pyarrow reads it.
+            let (inner, plan) = self.list_items(r)?;
+            (
+                self.field(r, rep.name, DataType::List(Arc::new(inner)), false),
+                plan,
+            )
+        } else if rep.children.len() != 1
+            || self.schema.node(rep.children[0]).repetition == Repetition::Repeated
             || rep.name == "array"
-            || rep.name == format!("{}_tuple", n.name);
-        let (item, element) = if two_level {
+            || rep.name == format!("{}_tuple", n.name)
+        {
+            // LogicalTypes.md's backward-compatibility rules 1 to 4: the repeated node is
+            // itself the (required) element when it is a leaf (no children), has several
+            // fields, has one repeated field, or is named `array` or `<list>_tuple`.
             self.plain(r, false)?
         } else {
             self.node(rep.children[0])?
         };
-        let plan = Plan::List {
-            node: i,
-            repeated: r,
-            element: Box::new(element),
-        };
         Ok((
-            self.field(i, n.name, DataType::List(Arc::new(item)), nullable),
-            plan,
+            item,
+            Plan::List {
+                node: i,
+                repeated: r,
+                element: Box::new(element),
+            },
         ))
     }
 

@@ -67,6 +67,39 @@ fn legacy_lists() {
         assert_eq!((name.as_str(), nullable), (rep, false));
         assert!(t.starts_with("Struct"), "{t}");
     }
+    // The repeated group's one field is itself repeated (rule 3): the group is the element,
+    // a struct holding a list — unless the group is annotated LIST, when it is a two-level
+    // list serving as the element (as pyarrow reads parquet-mr's old list structure).
+    for annotate in [false, true] {
+        let mut middle = group("element", 'P', 1);
+        if annotate {
+            middle = annotated(middle, ConvertedType::LIST);
+        }
+        let e = [
+            group("m", '-', 1),
+            list("a"),
+            middle,
+            leaf("x", 'P', Type::INT32),
+        ];
+        let (name, nullable, t) = list_item(&e);
+        assert_eq!((name.as_str(), nullable), ("element", false));
+        let want = if annotate { "List" } else { "Struct" };
+        assert!(t.starts_with(want), "{t}");
+        if annotate {
+            assert_eq!(
+                field_type(&e).1,
+                Plan::List {
+                    node: 1,
+                    repeated: 2,
+                    element: Box::new(Plan::List {
+                        node: 2,
+                        repeated: 3,
+                        element: Box::new(Plan::Leaf { column: 0, node: 3 })
+                    })
+                }
+            );
+        }
+    }
     // Three-level: the element is the repeated group's one child.
     let e = [
         group("m", '-', 1),

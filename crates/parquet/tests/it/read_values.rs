@@ -179,6 +179,17 @@ fn pyarrow_written_matrix_reads_as_pyarrow_reads_it() {
     assert_read_as_pyarrow(&files, &[]);
 }
 
+/// Lists of lists in the legacy shapes (`tests/write_legacy_lists.py`: a repeated group
+/// annotated LIST as the element, a group whose one field is repeated, `array` and `_tuple`
+/// names), required and optional, with empty and null lists across pages and row groups, read
+/// to pyarrow's types and values.
+#[test]
+fn legacy_lists_of_lists_read_as_pyarrow_reads_them() {
+    let (_dir, files) = python_writes("write_legacy_lists.py");
+    assert_eq!(files.len(), 10);
+    assert_read_as_pyarrow(&files, &[]);
+}
+
 /// Decoding column chunks on one thread or on several gives the same batches.
 #[test]
 fn the_thread_count_does_not_change_what_is_read() {

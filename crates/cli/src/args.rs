@@ -118,6 +118,14 @@ pub struct ReadArgs {
     /// quoted text never matches.
     #[arg(long = "null-value", value_name = "TEXT", value_delimiter = ',')]
     pub null_values: Vec<String>,
+    /// The unit Parquet INT96 timestamps are read in: ns (default, as pyarrow) covers the
+    /// years 1677 to 2262; a value outside the unit's range is an error, never a wrapped date.
+    #[arg(long, value_enum, value_name = "UNIT", default_value_t)]
+    pub int96_unit: Int96Unit,
+    /// Read Parquet pages whose CRC32 checksum does not match their bytes (by default such a
+    /// page is an error naming it).
+    #[arg(long)]
+    pub skip_crc: bool,
     /// Rows per batch read from CSV / JSON (set from `--batch-size` where there is one).
     #[arg(skip)]
     pub batch_size: Option<usize>,
@@ -403,6 +411,33 @@ fn parse_page_size(text: &str) -> Result<usize, String> {
         Ok(0) => Err("a page needs at least 1 byte".into()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("{text:?} is too large")),
+    }
+}
+
+/// `--int96-unit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Int96Unit {
+    /// Seconds.
+    S,
+    /// Milliseconds.
+    Ms,
+    /// Microseconds (Spark's own unit).
+    Us,
+    /// Nanoseconds.
+    #[default]
+    Ns,
+}
+
+impl Int96Unit {
+    /// The Arrow time unit.
+    pub fn time_unit(self) -> quiver_arrow::datatype::TimeUnit {
+        use quiver_arrow::datatype::TimeUnit;
+        match self {
+            Int96Unit::S => TimeUnit::Second,
+            Int96Unit::Ms => TimeUnit::Millisecond,
+            Int96Unit::Us => TimeUnit::Microsecond,
+            Int96Unit::Ns => TimeUnit::Nanosecond,
+        }
     }
 }
 

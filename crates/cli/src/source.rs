@@ -403,7 +403,7 @@ fn parquet_input(
     counter: Arc<AtomicU64>,
 ) -> Result<Input> {
     let total = bytes.len() as u64;
-    let reader = ParquetInput::open(bytes, args.threads, args.batch_size)?;
+    let reader = ParquetInput::open(bytes, args)?;
     Ok(Input {
         label: label.into(),
         format: Format::Parquet,

@@ -90,5 +90,16 @@ write("no-dict-v2", **{"parquet.enable.dictionary": "false", "parquet.writer.ver
 write("tiny-pages", **{"parquet.page.size": "512", "parquet.page.row.count.limit": "100",
                        "parquet.block.size": "16384"})
 write("empty", table.limit(0))
+# INT96 past the 64-bit nanosecond range (parquet-testing's int96_from_spark.parquet: the years
+# 9999 and 290000, whose Julian day Spark computes with a wrapping 64-bit multiply), beside the
+# same instants as INT64 microseconds, into the subfolder `int96/` (pyarrow wraps them to other
+# dates, so they are not among the files compared with pyarrow).
+os.makedirs(f"{out}/int96")
+micros = [1704141296123456, 1704070800000000, 253402225200000000, 1735599600000000, None,
+          9089380393200000000, -62135596800000000, -1]
+far = spark.createDataFrame([(i, m) for i, m in enumerate(micros)], "i INT, m BIGINT") \
+    .selectExpr("i", "timestamp_micros(m) AS a")
+for ts in ["INT96", "TIMESTAMP_MICROS"]:
+    write(f"int96/far-{ts}", far, **{"spark.sql.parquet.outputTimestampType": ts})
 write("all-null-rows", table.where("id % 35 = 3"))
 spark.stop()

@@ -3,6 +3,7 @@
 //! input held) and hands the batches over a short channel: memory stays bounded by a couple
 //! of batches ahead, and reading overlaps with what the caller does with each batch.
 
+use crate::args::ReadArgs;
 use anyhow::Result;
 use bytes::Bytes;
 use quiver_arrow::parallel::ThreadPool;
@@ -28,19 +29,23 @@ pub struct ParquetInput {
 }
 
 impl ParquetInput {
-    /// Decodes the footer of the file `bytes` (the error names what is wrong with it);
-    /// `threads` decode column chunks (`None`: the process-wide pool), batches have at most
-    /// `batch_size` rows.
-    pub fn open(bytes: Bytes, threads: Option<usize>, batch_size: Option<usize>) -> Result<Self> {
-        let threads = match threads {
+    /// Decodes the footer of the file `bytes` (the error names what is wrong with it), to be
+    /// read as `args` say: `threads` decode column chunks (`None`: the process-wide pool),
+    /// batches have at most `batch_size` rows, INT96 in `int96_unit`, CRCs checked unless
+    /// `skip_crc`.
+    pub fn open(bytes: Bytes, args: &ReadArgs) -> Result<Self> {
+        let threads = match args.threads {
             None => ThreadPool::global(),
             Some(1) => ThreadPool::sequential(),
             Some(n) => ThreadPool::new(n)?,
         };
         let options = ReadOptions {
             threads,
+            int96_unit: args.int96_unit.time_unit(),
+            verify_crc: !args.skip_crc,
             ..ReadOptions::default()
         };
+        let batch_size = args.batch_size;
         let reader = FileReader::try_new(&bytes, options.clone())?;
         let schema = reader.schema().clone();
         let total_rows = u64::try_from(reader.metadata().num_rows()).unwrap_or(0);

@@ -534,3 +534,64 @@ fn truncated_and_damaged_files_are_named_not_panicked_on() {
     assert!(!text.contains("Parquet"), "read as CSV: {text}");
     assert_no_panic(&String::from_utf8_lossy(&out.stderr));
 }
+
+/// `--int96-unit` reads INT96 timestamps in the unit asked for, to pyarrow's values with
+/// `coerce_int96_timestamp_unit`; `--skip-crc` reads a file whose page checksums are wrong
+/// (refused by default) to the rows pyarrow reads.
+#[test]
+fn parquet_read_options_int96_unit_and_skip_crc() {
+    let Some(py) = python() else { return };
+    let Some(f) = official("alltypes_plain.parquet") else {
+        return;
+    };
+    for unit in ["s", "ms", "us", "ns"] {
+        let schema = ok(&["schema", s(&f), "--int96-unit", unit]);
+        assert!(
+            schema.contains(&format!("timestamp_col: timestamp[{unit}]")),
+            "{schema}"
+        );
+        let ours = ok(&[
+            "cat",
+            s(&f),
+            "--columns",
+            "timestamp_col",
+            "--format",
+            "jsonl",
+            "--int96-unit",
+            unit,
+        ]);
+        // pyarrow's strftime writes the fraction of a second in the unit, as quiver does.
+        let code = format!(
+            "import pyarrow.compute as pc, pyarrow.parquet as pq\n\
+             t = pq.read_table({:?}, columns=['timestamp_col'], coerce_int96_timestamp_unit={unit:?})\n\
+             assert str(t.schema.field(0).type) == 'timestamp[{unit}]'\n\
+             for v in pc.strftime(t.column(0), format='%Y-%m-%d %H:%M:%S').to_pylist(): print(v)",
+            s(&f)
+        );
+        let out = Command::new(py).args(["-c", &code]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let theirs = String::from_utf8(out.stdout).unwrap();
+        let ours: Vec<&str> = ours.lines().map(|l| l.split('"').nth(3).unwrap()).collect();
+        assert_eq!(ours, theirs.lines().collect::<Vec<_>>(), "{unit}");
+    }
+    let Some(bad) = official("datapage_v1-corrupt-checksum.parquet") else {
+        return;
+    };
+    let e = fails(&["scan", s(&bad)], 1);
+    assert!(e.contains("CRC mismatch"), "{e}");
+    let out = ok(&["scan", s(&bad), "--skip-crc", "--json"]);
+    let code = format!(
+        "import pyarrow.parquet as pq; print(pq.read_table({:?}).num_rows)",
+        s(&bad)
+    );
+    let rows = Command::new(py).args(["-c", &code]).output().unwrap();
+    let rows = String::from_utf8(rows.stdout).unwrap();
+    assert!(
+        out.contains(&format!("\"rows\":{}", rows.trim())),
+        "{out} vs {rows}"
+    );
+}

@@ -315,7 +315,7 @@ fn primitive<T: quiver_arrow::array::PrimitiveType>(
 fn convert<U: bytemuck::Pod>(
     data: &MutableBuffer,
     width: usize,
-    f: impl Fn(&[u8]) -> U,
+    mut f: impl FnMut(&[u8]) -> U,
 ) -> MutableBuffer {
     // A large fresh buffer is zero without writes, so filling it in place writes each byte once.
     let mut out = MutableBuffer::zeroed(data.len() / width.max(1) * std::mem::size_of::<U>());
@@ -360,27 +360,73 @@ fn low_i128(le: [u8; 32]) -> i128 {
     i128::from_le_bytes(a)
 }
 
-const JULIAN_UNIX_EPOCH: i64 = 2_440_588;
-const NANOS_PER_DAY: i64 = 86_400_000_000_000;
+/// The Julian day of 1970-01-01.
+const JULIAN_UNIX_EPOCH: i128 = 2_440_588;
 
-fn int96_to(unit: TimeUnit, b: &[u8]) -> i64 {
+/// One INT96 timestamp (8 little-endian bytes of nanoseconds within the day, then 4 of the
+/// Julian day) in `unit`s since the Unix epoch, the time of day cut to the unit as pyarrow and
+/// Spark read it (so an instant before the epoch rounds down); `None` when it is out of the
+/// 64-bit range of `unit`
+/// (nanoseconds cover the years 1677 to 2262).
+///
+/// Spark writes INT96 from 64-bit microseconds and computes the Julian day in 64-bit
+/// arithmetic, which wraps for instants after about the year 290,000 (as the year 290000 of
+/// parquet-testing's `int96_from_spark.parquet`); it reads them back with the same wrapping.
+/// A day and time whose exact microseconds do not fit 64 bits can only come from such a wrap,
+/// so they are read as Spark reads them: the microseconds taken modulo 2⁶⁴.
+pub(crate) fn int96_value(unit: TimeUnit, b: &[u8; 12]) -> Option<i64> {
+    const MICROS_PER_DAY: i128 = 86_400_000_000;
+    let (per_day, per_unit): (i128, i64) = match unit {
+        TimeUnit::Nanosecond => (86_400_000_000_000, 1),
+        TimeUnit::Microsecond => (MICROS_PER_DAY, 1_000),
+        TimeUnit::Millisecond => (86_400_000, 1_000_000),
+        TimeUnit::Second => (86_400, 1_000_000_000),
+    };
     let nanos = le_i64(&b[..8]);
-    let day = le_i32(&b[8..12]) as i64;
-    let ns = (day - JULIAN_UNIX_EPOCH)
-        .wrapping_mul(NANOS_PER_DAY)
-        .wrapping_add(nanos);
-    match unit {
-        TimeUnit::Nanosecond => ns,
-        TimeUnit::Microsecond => {
-            ((day - JULIAN_UNIX_EPOCH) * 86_400_000_000).wrapping_add(nanos / 1_000)
-        }
-        TimeUnit::Millisecond => {
-            ((day - JULIAN_UNIX_EPOCH) * 86_400_000).wrapping_add(nanos / 1_000_000)
-        }
-        TimeUnit::Second => {
-            ((day - JULIAN_UNIX_EPOCH) * 86_400).wrapping_add(nanos / 1_000_000_000)
-        }
+    let days = i128::from(le_i32(&b[8..12])) - JULIAN_UNIX_EPOCH;
+    let micros = days * MICROS_PER_DAY + i128::from(nanos / 1_000);
+    if i64::try_from(micros).is_ok() {
+        return i64::try_from(days * per_day + i128::from(nanos / per_unit)).ok();
     }
+    // Wrapped by the writer: Spark's own microseconds (the cast wraps them back).
+    let micros = micros as i64;
+    match unit {
+        TimeUnit::Nanosecond => micros.checked_mul(1_000)?.checked_add(nanos % 1_000),
+        TimeUnit::Microsecond => Some(micros),
+        TimeUnit::Millisecond => Some(micros.div_euclid(1_000)),
+        TimeUnit::Second => Some(micros.div_euclid(1_000_000)),
+    }
+}
+
+/// The INT96 timestamps `data` (12 bytes each) in `unit` ([`int96_value`]); a value out of the
+/// unit's range is an error naming it, where other readers wrap around to another date.
+fn int96_values(unit: TimeUnit, data: &MutableBuffer) -> Result<MutableBuffer> {
+    fn int96(b: &[u8]) -> &[u8; 12] {
+        // ok: `convert` and `chunks_exact` hand out 12-byte chunks.
+        b.try_into().expect("12 bytes")
+    }
+    let mut fits = true;
+    let out = convert(data, 12, |b| {
+        let v = int96_value(unit, int96(b));
+        fits &= v.is_some();
+        v.unwrap_or(0)
+    });
+    if fits {
+        return Ok(out);
+    }
+    let bad = data
+        .as_slice()
+        .chunks_exact(12)
+        .find(|b| int96_value(unit, int96(b)).is_none())
+        // ok: `fits` is false only when some value did not fit.
+        .expect("a value out of range");
+    let day = i128::from(le_i32(&bad[8..12])) - JULIAN_UNIX_EPOCH;
+    Err(Error::overflow(format!(
+        "INT96 timestamp {day} days from 1970-01-01 (plus {} ns) is out of the range of \
+         timestamp[{unit}]; read INT96 in a coarser unit (the `int96_unit` read option, \
+         `--int96-unit` in the CLI)",
+        le_i64(&bad[..8]),
+    )))
 }
 
 fn leaf(
@@ -476,14 +522,7 @@ fn leaf(
                     primitive::<I256>(t, convert(&data, width, f), slots, present, validity)
                 }
                 (P::INT96, D::Timestamp(unit, _)) => {
-                    let unit = *unit;
-                    primitive::<i64>(
-                        t,
-                        convert(&data, 12, |b| int96_to(unit, b)),
-                        slots,
-                        present,
-                        validity,
-                    )
+                    primitive::<i64>(t, int96_values(*unit, &data)?, slots, present, validity)
                 }
                 (P::FLOAT, D::Float32) => primitive::<f32>(t, data, slots, present, validity),
                 (P::DOUBLE, D::Float64) => primitive::<f64>(t, data, slots, present, validity),

@@ -202,3 +202,57 @@ fn json_reads_as_the_json_extension_from_either_annotation() {
     let plain = annotated(leaf("s", 'O', Type::BYTE_ARRAY), ConvertedType::UTF8);
     assert_eq!(ext(plain), ("Utf8".to_string(), None));
 }
+
+/// INT96 as Spark writes it from 64-bit microseconds `v` (parquet-mr: the Julian day in 64-bit
+/// microseconds, wrapping; truncating division and remainder).
+fn spark_int96(v: i64) -> [u8; 12] {
+    const MICROS_PER_DAY: i64 = 86_400_000_000;
+    let julian = v.wrapping_add(2_440_588 * MICROS_PER_DAY);
+    let (day, micros) = (julian / MICROS_PER_DAY, julian % MICROS_PER_DAY);
+    let mut b = [0; 12];
+    b[..8].copy_from_slice(&(micros * 1000).to_le_bytes());
+    b[8..].copy_from_slice(&(day as i32).to_le_bytes());
+    b
+}
+
+#[test]
+fn int96_reads_spark_values_past_the_nanosecond_range_or_refuses_them() {
+    use super::build::int96_value;
+    use quiver_arrow::datatype::TimeUnit::*;
+    // parquet-testing's int96_from_spark.md lists these microseconds; the last wraps.
+    for v in [
+        1_704_141_296_123_456,
+        253_402_225_200_000_000,
+        9_089_380_393_200_000_000,
+        -62_135_596_800_000_000,
+        -1,
+        0,
+    ] {
+        let b = spark_int96(v);
+        assert_eq!(int96_value(Microsecond, &b), Some(v), "{v}");
+        // Cut to the unit downwards: -1 µs is 1969-12-31 23:59:59.999.
+        assert_eq!(
+            int96_value(Millisecond, &b),
+            Some(v.div_euclid(1000)),
+            "{v}"
+        );
+        assert_eq!(
+            int96_value(Second, &b),
+            Some(v.div_euclid(1_000_000)),
+            "{v}"
+        );
+        assert_eq!(int96_value(Nanosecond, &b), v.checked_mul(1000), "{v}");
+    }
+    // Nanosecond precision is kept; a time of day before the epoch's day is exact.
+    let mut b = [0; 12];
+    b[..8].copy_from_slice(&(86_400_000_000_000i64 - 1).to_le_bytes());
+    b[8..].copy_from_slice(&(2_440_588i32 - 1).to_le_bytes());
+    assert_eq!(int96_value(Nanosecond, &b), Some(-1));
+    assert_eq!(int96_value(Microsecond, &b), Some(-1));
+    // The widest Julian days are refused in nanoseconds, never wrapped.
+    b[8..].copy_from_slice(&i32::MAX.to_le_bytes());
+    assert_eq!(int96_value(Nanosecond, &b), None);
+    b[8..].copy_from_slice(&i32::MIN.to_le_bytes());
+    assert_eq!(int96_value(Nanosecond, &b), None);
+    assert!(int96_value(Second, &b).is_some());
+}

@@ -9,8 +9,8 @@ use crate::read_values::assert_read_as_pyarrow;
 
 /// Writes the files with `script` and asserts they read as pyarrow reads them (`rejected`:
 /// files both refuse); `at_least` guards against a script that silently wrote few files.
-fn check_writer(script: &str, rejected: &[&str], at_least: usize) {
-    let (_dir, files) = python_writes(script);
+fn check_writer(script: &str, rejected: &[&str], at_least: usize) -> tempfile::TempDir {
+    let (dir, files) = python_writes(script);
     assert!(
         files.len() >= at_least,
         "{script} wrote {} files",
@@ -18,6 +18,7 @@ fn check_writer(script: &str, rejected: &[&str], at_least: usize) {
     );
     let same = assert_read_as_pyarrow(&files, rejected);
     eprintln!("{script}: {same} files read as pyarrow reads them");
+    dir
 }
 
 /// DuckDB: every codec × Parquet v1/v2, dictionaries off, tiny pages, many row groups, empty.
@@ -51,8 +52,55 @@ fn fastparquet_written_files_read_as_pyarrow_reads_them() {
 fn spark_written_files_read_as_pyarrow_reads_them() {
     let check = "import pyspark, shutil; assert shutil.which('java')";
     if writer_available("pyspark and a Java runtime", check) {
-        check_writer("write_spark.py", &[], 20);
+        let dir = check_writer("write_spark.py", &[], 20);
+        int96_past_nanoseconds_reads_as_spark_wrote_it(&dir.path().join("int96"));
     }
+}
+
+/// Spark's INT96 of instants past the nanosecond range (years 1, 9999 and 290000; the last
+/// wrapped by Spark's 64-bit Julian-day arithmetic) read in microseconds equal the same instants
+/// Spark wrote as INT64 microseconds; in milliseconds, the same cut to milliseconds; in
+/// nanoseconds (the default), an error naming the column and the value, not another date.
+fn int96_past_nanoseconds_reads_as_spark_wrote_it(dir: &std::path::Path) {
+    use quiver_arrow::datatype::TimeUnit;
+    use quiver_parquet::arrow::options::ReadOptions;
+    use quiver_parquet::file::FileReader;
+    let read = |name: &str, unit| -> quiver_arrow::Result<Vec<Option<i64>>> {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let options = ReadOptions {
+            int96_unit: unit,
+            ..ReadOptions::default()
+        };
+        let batches = FileReader::try_new(&bytes, options)?.read_all()?;
+        let mut out = Vec::new();
+        for b in &batches {
+            let a = b.column(1).as_primitive::<i64>();
+            let a = a.expect("timestamps as 64-bit integers");
+            out.extend((0..a.len()).map(|i| a.is_valid(i).then(|| a.value(i))));
+        }
+        Ok(out)
+    };
+    let micros = read("far-TIMESTAMP_MICROS.parquet", TimeUnit::Microsecond).unwrap();
+    assert_eq!(micros.len(), 8);
+    assert_eq!(micros[5], Some(9_089_380_393_200_000_000));
+    assert_eq!(
+        read("far-INT96.parquet", TimeUnit::Microsecond).unwrap(),
+        micros
+    );
+    let millis: Vec<_> = micros
+        .iter()
+        .map(|m| m.map(|m| m.div_euclid(1000)))
+        .collect();
+    assert_eq!(
+        read("far-INT96.parquet", TimeUnit::Millisecond).unwrap(),
+        millis
+    );
+    let e = read("far-INT96.parquet", TimeUnit::Nanosecond).unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.contains("column \"a\"") && e.contains("2932896 days") && e.contains("timestamp[ns]"),
+        "{e}"
+    );
 }
 
 /// More than 32,767 row groups, and a column chunk of more than 32,767 pages (pyarrow), read

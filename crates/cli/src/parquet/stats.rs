@@ -8,7 +8,6 @@ use quiver_arrow::{Array, PrimitiveArray, PrimitiveType};
 use quiver_parquet::format::{ConvertedType, LogicalType, SchemaElement, TimeUnit, Type};
 
 /// Days from the Julian day number 0 to the UNIX epoch (INT96 timestamps).
-const JULIAN_EPOCH: i64 = 2_440_588;
 
 /// Byte values longer than this are cut (their length shown).
 const MAX_SHOWN: usize = 40;
@@ -106,21 +105,15 @@ fn int64(v: i64, e: &SchemaElement<'_>) -> String {
     through_arrow(v, DataType::Timestamp(unit, zone))
 }
 
-/// An INT96 timestamp (nanoseconds of the day, then the Julian day) in nanoseconds.
+/// An INT96 timestamp in nanoseconds as the reader reads it by default, else (past the years
+/// 1677 to 2262) in microseconds; bytes no unit holds as hex.
 fn int96(b: [u8; 12]) -> String {
-    let mut nanos = [0u8; 8];
-    nanos.copy_from_slice(&b[..8]);
-    let mut day = [0u8; 4];
-    day.copy_from_slice(&b[8..]);
-    let nanos = i64::from_le_bytes(nanos);
-    let day = i64::from(i32::from_le_bytes(day));
-    let v = (day - JULIAN_EPOCH)
-        .checked_mul(86_400_000_000_000)
-        .and_then(|d| d.checked_add(nanos));
-    match v {
-        Some(v) => through_arrow(v, DataType::Timestamp(ArrowUnit::Nanosecond, None)),
-        None => format!("0x{}", hex(&b)),
+    for unit in [ArrowUnit::Nanosecond, ArrowUnit::Microsecond] {
+        if let Some(v) = quiver_parquet::arrow::build::int96_value(unit, &b) {
+            return through_arrow(v, DataType::Timestamp(unit, None));
+        }
     }
+    format!("0x{}", hex(&b))
 }
 
 fn byte_array(bytes: &[u8], e: &SchemaElement<'_>) -> String {
@@ -266,10 +259,17 @@ mod tests {
         assert_eq!(show(Type::INT64, &ts, &v), "2023-11-14 22:13:20.123");
         // 2 Jan 1970, one second past midnight.
         let mut int96 = (1_000_000_000i64).to_le_bytes().to_vec();
-        int96.extend((JULIAN_EPOCH as i32 + 1).to_le_bytes());
+        int96.extend((2_440_588i32 + 1).to_le_bytes());
         assert_eq!(
             show(Type::INT96, &plain, &int96),
             "1970-01-02 00:00:01.000000000"
+        );
+        // The year 9999 (Julian day 5373484) is past nanoseconds: shown in microseconds.
+        int96.truncate(8);
+        int96.extend(5_373_484i32.to_le_bytes());
+        assert_eq!(
+            show(Type::INT96, &plain, &int96),
+            "9999-12-31 00:00:01.000000"
         );
         assert_eq!(show(Type::BYTE_ARRAY, &plain, b"abc"), "\"abc\"");
         assert_eq!(show(Type::BYTE_ARRAY, &plain, &[0, 1, 0xFF]), "0x0001ff");

@@ -374,7 +374,7 @@ const JULIAN_UNIX_EPOCH: i128 = 2_440_588;
 /// parquet-testing's `int96_from_spark.parquet`); it reads them back with the same wrapping.
 /// A day and time whose exact microseconds do not fit 64 bits can only come from such a wrap,
 /// so they are read as Spark reads them: the microseconds taken modulo 2⁶⁴.
-pub(crate) fn int96_value(unit: TimeUnit, b: &[u8; 12]) -> Option<i64> {
+pub fn int96_value(unit: TimeUnit, b: &[u8; 12]) -> Option<i64> {
     const MICROS_PER_DAY: i128 = 86_400_000_000;
     let (per_day, per_unit): (i128, i64) = match unit {
         TimeUnit::Nanosecond => (86_400_000_000_000, 1),

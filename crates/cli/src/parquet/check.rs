@@ -6,7 +6,7 @@
 use super::{Opened, open_meta};
 use quiver_arrow::{Error, ValidationLevel};
 use quiver_parquet::codec::Decompressor;
-use quiver_parquet::file::Selection;
+use quiver_parquet::file::{Selection, v2_always_compressed};
 use quiver_parquet::page::{PageContext, PageReader, codec, decode_page};
 use std::collections::BTreeSet;
 
@@ -64,6 +64,7 @@ fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> R
         max_def: descr.max_def(),
         max_rep: descr.max_rep(),
         verify_crc: true,
+        v2_always_compressed: v2_always_compressed(files.meta().created_by()),
     };
     let mut pages = PageReader::new(bytes, meta.num_values, meta.total_uncompressed_size);
     let (mut decompressor, mut scratch) = (Decompressor::default(), Vec::new());

@@ -66,6 +66,9 @@ impl LeafChunk {
 pub struct ChunkOptions {
     /// Verify page CRCs.
     pub verify_crc: bool,
+    /// Treat the values of data pages v2 as compressed whatever their `is_compressed` says
+    /// ([`PageContext::v2_always_compressed`]).
+    pub v2_always_compressed: bool,
 }
 
 /// The data page being decoded.
@@ -124,6 +127,7 @@ impl<'c> ColumnStream<'c> {
             max_def: descr.max_def(),
             max_rep: descr.max_rep(),
             verify_crc: options.verify_crc,
+            v2_always_compressed: options.v2_always_compressed,
         };
         let pages = PageReader::new(&chunk, meta.num_values, meta.total_uncompressed_size).cursor();
         Ok(ColumnStream {

@@ -40,6 +40,8 @@ pub struct FileReader<'a> {
     options: ReadOptions,
     schema_ref: SchemaRef,
     dictionary_size_missing: bool,
+    /// Data pages v2 are compressed whatever their `is_compressed` says.
+    v2_always_compressed: bool,
     /// The file's row number of each row group's first row.
     first_rows: Vec<u64>,
 }
@@ -47,28 +49,35 @@ pub struct FileReader<'a> {
 /// The most bytes a dictionary page header takes (PARQUET-816 padding).
 const MAX_DICTIONARY_HEADER: u64 = 100;
 
-/// Whether `created_by` names a parquet-mr before 1.2.9, whose column chunk sizes leave out the
-/// dictionary page header (PARQUET-816, IMPALA-694); no version counts as old, as Arrow C++ counts it.
-pub(crate) fn parquet_816(created_by: Option<&str>) -> bool {
-    let Some(rest) = created_by.and_then(|c| c.strip_prefix("parquet-mr")) else {
-        return false;
+/// The application and version (major, minor, patch) a `created_by` string names, as in
+/// "parquet-mr version 1.2.8 (build …)" or "parquet-cpp version 1.5.1-SNAPSHOT": the text
+/// before " version", then up to three numbers (missing ones are 0, as Arrow C++ reads them).
+pub fn writer_version(created_by: Option<&str>) -> Option<(&str, (u64, u64, u64))> {
+    let created_by = created_by?;
+    let (app, rest) = match created_by.find(" version") {
+        Some(i) => (&created_by[..i], &created_by[i + " version".len()..]),
+        None => (created_by, ""),
     };
-    let version = rest
+    let mut numbers = rest
         .trim_start()
-        .strip_prefix("version")
-        .unwrap_or("")
-        .trim();
-    let numbers: Vec<u64> = version
         .split(|c: char| !c.is_ascii_digit())
         .take(3)
-        .map(|n| n.parse().unwrap_or(0))
-        .collect();
-    let v = (
-        numbers.first().copied().unwrap_or(0),
-        numbers.get(1).copied().unwrap_or(0),
-        numbers.get(2).copied().unwrap_or(0),
-    );
-    v < (1, 2, 9)
+        .map(|n| n.parse().unwrap_or(0));
+    let mut next = || numbers.next().unwrap_or(0);
+    Some((app.trim(), (next(), next(), next())))
+}
+
+/// Whether `created_by` names a parquet-mr before 1.2.9, whose column chunk sizes leave out the
+/// dictionary page header (PARQUET-816, IMPALA-694); no version counts as old, as Arrow C++ counts it.
+pub fn parquet_816(created_by: Option<&str>) -> bool {
+    writer_version(created_by).is_some_and(|(app, v)| app == "parquet-mr" && v < (1, 2, 9))
+}
+
+/// Whether `created_by` names a parquet-cpp before Arrow 3.0 ("parquet-cpp version 1.5.1"; later
+/// ones call themselves "parquet-cpp-arrow"), which compressed the values of data pages v2 but
+/// marked them `is_compressed = false` (ARROW-10353, ARROW-17100).
+pub fn v2_always_compressed(created_by: Option<&str>) -> bool {
+    writer_version(created_by).is_some_and(|(app, v)| app == "parquet-cpp" && v < (2, 0, 0))
 }
 
 impl<'a> FileReader<'a> {
@@ -112,11 +121,9 @@ impl<'a> FileReader<'a> {
             .collect();
         let arrow = arrow_schema(meta.schema_descr(), meta.schema(), &kv, &options)?;
         let schema_ref = Arc::new(arrow.schema.clone());
-        let created_by = meta
-            .file()
-            .created_by
-            .and_then(|b| std::str::from_utf8(b).ok());
+        let created_by = meta.created_by();
         let dictionary_size_missing = parquet_816(created_by);
+        let v2_always_compressed = v2_always_compressed(created_by);
         let mut first_rows = Vec::with_capacity(meta.num_row_groups());
         let mut row = 0u64;
         for g in 0..meta.num_row_groups() {
@@ -126,6 +133,7 @@ impl<'a> FileReader<'a> {
         Ok(FileReader {
             first_rows,
             dictionary_size_missing,
+            v2_always_compressed,
             source,
             meta,
             arrow,
@@ -248,6 +256,7 @@ impl<'a> FileReader<'a> {
             .ok_or_else(|| Error::oos(format!("{}: no metadata", at())))?;
         let options = ChunkOptions {
             verify_crc: self.options.verify_crc,
+            v2_always_compressed: self.v2_always_compressed,
         };
         let descr = &self.meta.schema_descr().columns()[c];
         ColumnStream::new(bytes, meta, descr, options).map_err(|e| e.context(at()))
@@ -425,5 +434,41 @@ impl RowGroupStream<'_> {
     /// Rows decoded so far.
     pub(crate) fn done(&self) -> usize {
         self.done
+    }
+}
+
+#[cfg(test)]
+mod writer_version_tests {
+    use super::*;
+
+    #[test]
+    fn created_by_strings_name_the_writers_with_known_quirks() {
+        assert_eq!(
+            writer_version(Some("parquet-mr version 1.2.8 (build 12ab)")),
+            Some(("parquet-mr", (1, 2, 8)))
+        );
+        assert_eq!(
+            writer_version(Some("parquet-cpp version 1.5.1-SNAPSHOT")),
+            Some(("parquet-cpp", (1, 5, 1)))
+        );
+        assert_eq!(writer_version(Some("impala")), Some(("impala", (0, 0, 0))));
+        assert_eq!(writer_version(None), None);
+        // PARQUET-816: parquet-mr before 1.2.9, or without a version.
+        assert!(parquet_816(Some("parquet-mr version 1.2.8")));
+        assert!(parquet_816(Some("parquet-mr")));
+        assert!(!parquet_816(Some("parquet-mr version 1.2.9")));
+        assert!(!parquet_816(Some("parquet-cpp version 1.0.0")));
+        // ARROW-17100: parquet-cpp before 2.0 (the name before Arrow 3.0), not parquet-cpp-arrow.
+        assert!(v2_always_compressed(Some(
+            "parquet-cpp version 1.5.1-SNAPSHOT"
+        )));
+        assert!(!v2_always_compressed(Some(
+            "parquet-cpp-arrow version 2.0.0"
+        )));
+        assert!(!v2_always_compressed(Some(
+            "parquet-cpp-arrow version 26.0.1"
+        )));
+        assert!(!v2_always_compressed(Some("parquet-mr version 1.5.1")));
+        assert!(!v2_always_compressed(None));
     }
 }

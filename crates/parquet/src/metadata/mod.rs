@@ -235,6 +235,13 @@ impl<'a> ParquetMetaData<'a> {
         &self.file
     }
 
+    /// The application that wrote the file (`created_by`), when it is UTF-8 text.
+    pub fn created_by(&self) -> Option<&'a str> {
+        self.file
+            .created_by
+            .and_then(|b| std::str::from_utf8(b).ok())
+    }
+
     /// The decoded `FileMetaData`.
     pub fn into_inner(self) -> FileMetaData<'a> {
         self.file

@@ -229,6 +229,9 @@ pub struct PageContext {
     pub max_rep: i16,
     /// Whether to verify page CRCs where present.
     pub verify_crc: bool,
+    /// Whether the values of data pages v2 are compressed even where `is_compressed` says
+    /// they are not (files of parquet-cpp before Arrow 3.0: ARROW-17100).
+    pub v2_always_compressed: bool,
 }
 
 fn level_encoding(e: Encoding) -> Result<LevelEncoding> {
@@ -305,7 +308,8 @@ pub fn bare_values<'b>(page: &StoredPage<'b>, cx: &PageContext) -> Option<BareVa
         (PageType::DATA_PAGE_V2, _, Some(d))
             if d.repetition_levels_byte_length == 0 && d.definition_levels_byte_length == 0 =>
         {
-            (d.num_values, d.encoding, page.data, d.values_compressed())
+            let compressed = d.values_compressed() || cx.v2_always_compressed;
+            (d.num_values, d.encoding, page.data, compressed)
         }
         _ => return None,
     };
@@ -413,7 +417,7 @@ pub fn decode_page<'b>(
             let values = inflate(
                 stored,
                 uncompressed - levels,
-                d.values_compressed(),
+                d.values_compressed() || cx.v2_always_compressed,
                 cx.codec,
                 decompressor,
                 scratch,

@@ -190,6 +190,35 @@ fn legacy_lists_of_lists_read_as_pyarrow_reads_them() {
     assert_read_as_pyarrow(&files, &[]);
 }
 
+/// Data pages v2 of a parquet-cpp before Arrow 3.0 (`tests/write_pre_arrow3_v2.py`: compressed
+/// values marked `is_compressed = false`, under every codec) read as pyarrow reads them, which
+/// decompresses them for such writers (ARROW-17100); merging such a file is refused, since
+/// copied pages would keep the false flag under quiver's name.
+#[test]
+fn pre_arrow3_v2_pages_read_as_pyarrow_reads_them() {
+    let (_dir, files) = python_writes("write_pre_arrow3_v2.py");
+    assert_eq!(files.len(), 5);
+    assert_read_as_pyarrow(&files, &[]);
+    let bytes = std::fs::read(&files[0]).unwrap();
+    use quiver_parquet::file::merge::{MergeInput, MergeOptions, merge};
+    let input = |name| MergeInput {
+        name,
+        bytes: &bytes,
+        file: None,
+    };
+    for opts in [
+        MergeOptions::default(),
+        MergeOptions {
+            coalesce: None,
+            ..MergeOptions::default()
+        },
+    ] {
+        let mut out = Vec::new();
+        let e = merge(&[input("a"), input("b")], &mut out, &opts).unwrap_err();
+        assert!(e.to_string().contains("ARROW-17100"), "{e}");
+    }
+}
+
 /// Decoding column chunks on one thread or on several gives the same batches.
 #[test]
 fn the_thread_count_does_not_change_what_is_read() {

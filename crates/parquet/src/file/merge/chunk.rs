@@ -165,12 +165,26 @@ fn open<'a>(cx: &Cx<'_, 'a>, p: &Piece, leaf: usize, out_leaf: usize) -> Result<
         max_def,
         max_rep,
         verify_crc: true,
+        v2_always_compressed: false,
     };
     let mut pages = Vec::new();
     let mut values = 0i64;
     while let Some(page) = reader.next_page()? {
         if cx.opts.verify_crc {
             check_crc(&page, &pcx).map_err(|e| e.context(format!("page {}", pages.len())))?;
+        }
+        if let Some(d) = &page.header.data_page_header_v2
+            && input.v2_always_compressed
+            && !d.values_compressed()
+            && pcx.codec != Codec::Uncompressed
+        {
+            return Err(Error::not_supported(format!(
+                "page {}: a data page v2 of a parquet-cpp before Arrow 3.0 marks its {} values \
+                 uncompressed (ARROW-17100); copied, it would be read as stored: rewrite the \
+                 file with `quiver convert` before merging",
+                pages.len(),
+                pcx.codec
+            )));
         }
         values += match (
             &page.header.data_page_header,

@@ -204,6 +204,9 @@ pub(super) struct Input<'a> {
     meta: ParquetMetaData<'a>,
     /// Written by a parquet-mr whose chunk sizes leave out the dictionary page header.
     short_dictionary_sizes: bool,
+    /// Written by a parquet-cpp before Arrow 3.0, whose data pages v2 say their compressed
+    /// values are not compressed (ARROW-17100).
+    v2_always_compressed: bool,
 }
 
 /// What building chunks needs.
@@ -412,15 +415,13 @@ fn build_groups<'a>(
 
 fn open_input<'a>(i: &MergeInput<'a>) -> Result<Input<'a>> {
     let meta = parse_file(i.bytes).map_err(|e| e.context(i.name))?;
-    let created_by = meta
-        .file()
-        .created_by
-        .and_then(|b| std::str::from_utf8(b).ok());
+    let created_by = meta.created_by();
     Ok(Input {
         name: i.name.to_string(),
         bytes: i.bytes,
         file: i.file,
         short_dictionary_sizes: super::parquet_816(created_by),
+        v2_always_compressed: super::v2_always_compressed(created_by),
         meta,
     })
 }

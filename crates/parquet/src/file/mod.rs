@@ -182,10 +182,10 @@ impl<'a> FileReader<'a> {
     }
 
     fn chunk_range(&self, i: usize, c: usize) -> Result<Range<u64>> {
-        let at = || format!("row group {i}, column {c}");
-        let chunk = self.meta.column_chunk(i, c).map_err(|e| e.context(at()))?;
-        let mut range =
-            chunk_byte_range(&chunk, &self.meta.data_range()).map_err(|e| e.context(at()))?;
+        // `column_chunk`'s errors name the row group and column already.
+        let chunk = self.meta.column_chunk(i, c)?;
+        let mut range = chunk_byte_range(&chunk, &self.meta.data_range())
+            .map_err(|e| e.context(self.column_at(i, c)))?;
         if self.dictionary_size_missing {
             // PARQUET-816: old parquet-mr left the dictionary page header out of the size.
             range.end = (range.end + MAX_DICTIONARY_HEADER).min(self.meta.data_range().end);

@@ -246,3 +246,38 @@ fn encrypted_files_say_so() {
     }
     assert!(seen >= 8, "{seen} encrypted files");
 }
+
+/// A column chunk whose page index lies past the footer: the reader's error names the row
+/// group and column once (it used to say "row group 0, column 0, row group 0, column 0").
+#[test]
+fn a_misplaced_page_index_is_named_once() {
+    use quiver_parquet::file::FileReader;
+    use quiver_parquet::format::{ColumnChunks, FileMetaData};
+    let Some(files) = test_files() else { return };
+    let path = files
+        .iter()
+        .find(|p| p.ends_with("parquet-testing/data/alltypes_plain.parquet"))
+        .expect("alltypes_plain.parquet");
+    let bytes = std::fs::read(path).unwrap();
+    let n = bytes.len();
+    let len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+    let start = n - 8 - len;
+    let mut meta = FileMetaData::decode(&bytes[start..n - 8]).unwrap();
+    let mut chunks: Vec<ColumnChunk<'_>> = (0..meta.row_groups[0].columns.len())
+        .map(|c| meta.row_groups[0].columns.get(c).unwrap().into_owned())
+        .collect();
+    chunks[0].column_index_offset = Some(n as i64 + 100);
+    chunks[0].column_index_length = Some(19);
+    meta.row_groups[0].columns = ColumnChunks::from_decoded(chunks);
+    let footer = meta.encode();
+    let mut file = bytes[..start].to_vec();
+    file.extend_from_slice(&footer);
+    file.extend_from_slice(&(footer.len() as u32).to_le_bytes());
+    file.extend_from_slice(b"PAR1");
+    let e = FileReader::try_new(&file, Default::default())
+        .and_then(|r| r.read_all())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("column index at"), "{e}");
+    assert_eq!(e.matches("row group 0, column 0").count(), 1, "{e}");
+}

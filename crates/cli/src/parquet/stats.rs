@@ -7,8 +7,6 @@ use quiver_arrow::display::format_value;
 use quiver_arrow::{Array, PrimitiveArray, PrimitiveType};
 use quiver_parquet::format::{ConvertedType, LogicalType, SchemaElement, TimeUnit, Type};
 
-/// Days from the Julian day number 0 to the UNIX epoch (INT96 timestamps).
-
 /// Byte values longer than this are cut (their length shown).
 const MAX_SHOWN: usize = 40;
 

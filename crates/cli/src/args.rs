@@ -118,8 +118,8 @@ pub struct ReadArgs {
     /// quoted text never matches.
     #[arg(long = "null-value", value_name = "TEXT", value_delimiter = ',')]
     pub null_values: Vec<String>,
-    /// The unit Parquet INT96 timestamps are read in: ns (default, as pyarrow) covers the
-    /// years 1677 to 2262; a value outside the unit's range is an error, never a wrapped date.
+    /// The unit Parquet INT96 timestamps are read in (ns, as pyarrow reads them, covers the
+    /// years 1677 to 2262); a value outside the unit's range is an error, never a wrapped date.
     #[arg(long, value_enum, value_name = "UNIT", default_value_t)]
     pub int96_unit: Int96Unit,
     /// Read Parquet pages whose CRC32 checksum does not match their bytes (by default such a

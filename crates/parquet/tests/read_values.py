@@ -62,6 +62,8 @@ for line in sys.stdin:
     except Exception as e:  # noqa: BLE001
         out["pyarrow_error"] = f"{type(e).__name__}: {e}"
         theirs = None
+    if theirs is not None:
+        out["their_rows"] = theirs.num_rows
     if "ipc" in case:
         ours = pa.ipc.open_stream(case["ipc"]).read_all()
         out["rows"] = ours.num_rows

@@ -18,7 +18,7 @@ use quiver_arrow::{Error, Result};
 use std::borrow::Cow;
 use std::ops::Range;
 
-pub use validate::chunk_byte_range;
+pub use validate::{chunk_byte_range, index_locations};
 
 /// The magic at the start and end of a Parquet file.
 pub const MAGIC: &[u8; 4] = b"PAR1";
@@ -210,12 +210,8 @@ pub fn parse_file(file: &[u8]) -> Result<ParquetMetaData<'_>> {
     if &file[..4] == MAGIC_ENCRYPTED {
         return Err(encrypted_error().context("leading magic PARE"));
     }
-    if &file[..4] != MAGIC {
-        return Err(Error::oos(format!(
-            "not a Parquet file: the first 4 bytes are {:02x?}, not \"PAR1\"",
-            &file[..4]
-        )));
-    }
+    // Other leading bytes are tolerated: the footer and its trailing magic say where
+    // everything is, and pyarrow and arrow-rs check only those.
     if needed + MAGIC.len() > file.len() {
         return Err(Error::oos(format!(
             "metadata length {} does not fit in a file of {} bytes",

@@ -74,10 +74,21 @@ pub(super) fn chunk(
             return Err(Error::oos(format!("{name} is {v}")));
         }
     }
+    chunk_byte_range(c, data).map(drop)
+}
+
+/// Checks that the chunk's page index (column and offset index) and Bloom filter lie before
+/// the footer. Not part of [`chunk`]: reading values never needs them, and pyarrow reads
+/// files whose page index is misplaced; their readers (merge) check the bytes they take, and
+/// `quiver validate` reports a misplaced one with this.
+pub fn index_locations(c: &ColumnChunk<'_>, data: &Range<u64>) -> Result<()> {
+    let bloom = c.meta_data.as_ref().map_or((None, None), |m| {
+        (m.bloom_filter_offset, m.bloom_filter_length)
+    });
     let indexes = [
         ("offset index", c.offset_index_offset, c.offset_index_length),
         ("column index", c.column_index_offset, c.column_index_length),
-        ("Bloom filter", m.bloom_filter_offset, m.bloom_filter_length),
+        ("Bloom filter", bloom.0, bloom.1),
     ];
     for (name, offset, len) in indexes {
         let (Some(offset), len) = (offset, i64::from(len.unwrap_or(0))) else {
@@ -90,7 +101,7 @@ pub(super) fn chunk(
             )));
         }
     }
-    chunk_byte_range(c, data).map(drop)
+    Ok(())
 }
 
 /// The bytes of a column chunk's pages: from its dictionary page (when the offset is set,

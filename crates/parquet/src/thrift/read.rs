@@ -339,10 +339,12 @@ impl<'a> CompactReader<'a> {
     fn field_header_slow(&mut self, last: &mut i16) -> Result<Option<Field>> {
         let start = self.pos;
         let b = self.byte()?;
-        if b == 0 {
+        let code = b & 0x0f;
+        if code == 0 {
+            // STOP is the byte 0; Apache Thrift's own readers take any byte of type 0 as it (a
+            // nonzero id delta beside it is ignored), and so do readers built on them.
             return Ok(None);
         }
-        let code = b & 0x0f;
         let ty = ValueType::from_code(code).ok_or_else(|| {
             Error::oos(format!("thrift: invalid field type {code} at byte {start}"))
         })?;

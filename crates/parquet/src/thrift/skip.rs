@@ -45,8 +45,8 @@ impl CompactReader<'_> {
                 return Err(self.eof("a field header"));
             };
             pos += 1;
-            if b == 0 {
-                break;
+            if b & 0x0f == 0 {
+                break; // STOP (type 0), as the field reader takes it
             }
             if b < 0x10 {
                 pos = self.varint_end(pos)?; // the long form's field id

@@ -225,8 +225,12 @@ fn official_files_merged_with_themselves_read_twice() {
         let twice: Vec<RecordBatch> = batches.iter().chain(&batches).cloned().collect();
         for opts in [verbatim(), coalescing()] {
             let what = format!("{} ({:?})", f.display(), opts.coalesce);
-            let (merged, report) =
-                merge_bytes(&[&bytes, &bytes], &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let (merged, report) = match merge_bytes(&[&bytes, &bytes], &opts) {
+                Ok(done) => done,
+                // Pages whose header lies about their compression are refused, not copied.
+                Err(e) if e.to_string().contains("(ARROW-17100)") => continue,
+                Err(e) => panic!("{what}: {e}"),
+            };
             if twice.is_empty() {
                 assert_eq!(report.rows, 0, "{what}");
                 assert_eq!(read(&merged).unwrap().0.fields, schema.fields, "{what}");

@@ -86,7 +86,7 @@ def in_child(path):
         try:
             line = describe(path)
             try:
-                pq.read_table(path)
+                line["table_rows"] = pq.read_table(path).num_rows
                 line["table_ok"] = True
             except Exception:  # noqa: BLE001
                 line["table_ok"] = False

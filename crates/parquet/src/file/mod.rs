@@ -24,7 +24,7 @@ use crate::arrow::options::ReadOptions;
 use crate::arrow::split;
 use crate::arrow::{ArrowSchema, arrow_schema};
 use crate::codec::Decompressor;
-use crate::metadata::{ParquetMetaData, chunk_byte_range, parse_file, parse_metadata};
+use crate::metadata::{MAGIC, ParquetMetaData, chunk_byte_range, parse_file, parse_metadata};
 use quiver_arrow::datatype::SchemaRef;
 use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Error, RecordBatch, Result};
@@ -96,7 +96,14 @@ impl<'a> FileReader<'a> {
     ) -> Result<Self> {
         let meta = parse_metadata(footer, len)?;
         let source = Source::Reader(std::sync::Mutex::new(Box::new(reader)), len);
-        // The leading magic is not checked, as `parse_file` does not check it.
+        let head = source.fetch(0..MAGIC.len() as u64)?;
+        if head.as_ref() != MAGIC {
+            return Err(Error::oos(format!(
+                "not a Parquet file: the first 4 bytes are {:02x?}, not \"PAR1\"",
+                head.as_ref()
+            )));
+        }
+        drop(head);
         Self::with_metadata(meta, source, options)
     }
 

@@ -210,8 +210,12 @@ pub fn parse_file(file: &[u8]) -> Result<ParquetMetaData<'_>> {
     if &file[..4] == MAGIC_ENCRYPTED {
         return Err(encrypted_error().context("leading magic PARE"));
     }
-    // Other leading bytes are tolerated: the footer and its trailing magic say where
-    // everything is, and pyarrow and arrow-rs check only those.
+    if &file[..4] != MAGIC {
+        return Err(Error::oos(format!(
+            "not a Parquet file: the first 4 bytes are {:02x?}, not \"PAR1\"",
+            &file[..4]
+        )));
+    }
     if needed + MAGIC.len() > file.len() {
         return Err(Error::oos(format!(
             "metadata length {} does not fit in a file of {} bytes",

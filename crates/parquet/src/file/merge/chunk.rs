@@ -555,8 +555,10 @@ fn load_index<'a>(
     pages: usize,
 ) -> Result<PieceIndex<'a>> {
     let ch = &c.chunk;
+    // A page index outside the file's data is left out, as the reader ignores it (pyarrow
+    // reads such files); `quiver validate` reports it.
     let offsets = match (ch.offset_index_offset, ch.offset_index_length) {
-        (Some(o), Some(l)) => {
+        (Some(o), Some(l)) if input_range(cx, p.input, o, Some(l)).is_ok() => {
             let bytes = input_range(cx, p.input, o, Some(l))?;
             let oi = OffsetIndex::decode(bytes).map_err(|e| e.context("offset index"))?;
             (oi.page_locations.len() == pages).then_some(oi)
@@ -564,7 +566,7 @@ fn load_index<'a>(
         _ => None,
     };
     let column = match (ch.column_index_offset, ch.column_index_length) {
-        (Some(o), Some(l)) => {
+        (Some(o), Some(l)) if input_range(cx, p.input, o, Some(l)).is_ok() => {
             let bytes = input_range(cx, p.input, o, Some(l))?;
             let ci = ColumnIndex::decode(bytes).map_err(|e| e.context("column index"))?;
             (ci.null_pages.len() == pages).then_some(ci)

@@ -557,17 +557,19 @@ fn load_index<'a>(
     let ch = &c.chunk;
     // A page index outside the file's data is left out, as the reader ignores it (pyarrow
     // reads such files); `quiver validate` reports it.
-    let offsets = match (ch.offset_index_offset, ch.offset_index_length) {
-        (Some(o), Some(l)) if input_range(cx, p.input, o, Some(l)).is_ok() => {
-            let bytes = input_range(cx, p.input, o, Some(l))?;
+    let located = |o: Option<i64>, l: Option<i32>| match (o, l) {
+        (Some(o), Some(l)) => input_range(cx, p.input, o, Some(l)).ok(),
+        _ => None,
+    };
+    let offsets = match located(ch.offset_index_offset, ch.offset_index_length) {
+        Some(bytes) => {
             let oi = OffsetIndex::decode(bytes).map_err(|e| e.context("offset index"))?;
             (oi.page_locations.len() == pages).then_some(oi)
         }
         _ => None,
     };
-    let column = match (ch.column_index_offset, ch.column_index_length) {
-        (Some(o), Some(l)) if input_range(cx, p.input, o, Some(l)).is_ok() => {
-            let bytes = input_range(cx, p.input, o, Some(l))?;
+    let column = match located(ch.column_index_offset, ch.column_index_length) {
+        Some(bytes) => {
             let ci = ColumnIndex::decode(bytes).map_err(|e| e.context("column index"))?;
             (ci.null_pages.len() == pages).then_some(ci)
         }

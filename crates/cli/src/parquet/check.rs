@@ -7,7 +7,7 @@ use super::{Opened, open_meta};
 use quiver_arrow::{Error, ValidationLevel};
 use quiver_parquet::codec::Decompressor;
 use quiver_parquet::file::{Selection, v2_always_compressed};
-use quiver_parquet::metadata::index_locations;
+use quiver_parquet::metadata::locations;
 use quiver_parquet::page::{PageContext, PageReader, codec, decode_page};
 use std::collections::BTreeSet;
 
@@ -59,7 +59,7 @@ pub fn check(bytes: &[u8], max: usize) -> quiver_arrow::Result<Report> {
 /// values must add up to the chunk's.
 fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> Result<(), Error> {
     let chunk = files.meta().column_chunk(g, c)?;
-    index_locations(&chunk, &files.meta().data_range())?;
+    locations(&chunk, &files.meta().data_range())?;
     let (_, bytes, meta) = files.chunk(g, c)?;
     let descr = &files.meta().schema_descr().columns()[c];
     let cx = PageContext {

@@ -65,7 +65,7 @@ impl<'a> Opened<'a> {
                 return Ok(range);
             }
         }
-        chunk_byte_range(&chunk, &self.meta.data_range())
+        chunk_byte_range(&chunk, self.meta.file_len())
             .map_err(|e| e.context(format!("row group {g}, column {c}")))
     }
 

@@ -184,11 +184,11 @@ impl<'a> FileReader<'a> {
     fn chunk_range(&self, i: usize, c: usize) -> Result<Range<u64>> {
         // `column_chunk`'s errors name the row group and column already.
         let chunk = self.meta.column_chunk(i, c)?;
-        let mut range = chunk_byte_range(&chunk, &self.meta.data_range())
+        let mut range = chunk_byte_range(&chunk, self.meta.file_len())
             .map_err(|e| e.context(self.column_at(i, c)))?;
         if self.dictionary_size_missing {
             // PARQUET-816: old parquet-mr left the dictionary page header out of the size.
-            range.end = (range.end + MAX_DICTIONARY_HEADER).min(self.meta.data_range().end);
+            range.end = (range.end + MAX_DICTIONARY_HEADER).min(self.meta.file_len());
         }
         Ok(range)
     }

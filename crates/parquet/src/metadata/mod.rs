@@ -18,7 +18,7 @@ use quiver_arrow::{Error, Result};
 use std::borrow::Cow;
 use std::ops::Range;
 
-pub use validate::{chunk_byte_range, index_locations};
+pub use validate::{chunk_byte_range, locations};
 
 /// The magic at the start and end of a Parquet file.
 pub const MAGIC: &[u8; 4] = b"PAR1";
@@ -57,6 +57,7 @@ pub struct ParquetMetaData<'a> {
     leaves: Vec<usize>,
     descr: SchemaDescriptor<'a>,
     data: Range<u64>,
+    file_len: u64,
     /// Every column chunk is decoded and was validated (by [`parse_metadata_eager`]).
     validated: bool,
 }
@@ -118,7 +119,7 @@ struct Decoded<'a> {
 /// Decodes every chunk, validating each as soon as it is decoded (in cache). An invalid
 /// chunk does not stop decoding: a later schema field may replace the one it was checked
 /// against, and errors of the whole file come first.
-fn decode_validated<'a>(metadata: &'a [u8], data: &Range<u64>) -> Result<Decoded<'a>> {
+fn decode_validated<'a>(metadata: &'a [u8], file_len: u64) -> Result<Decoded<'a>> {
     // The schema tree and its leaf columns' schema indices, from the schema decoded before
     // the row groups (`None` when it does not make a tree: validating the file reports that).
     let mut tree: Option<Option<(SchemaDescriptor<'a>, Vec<usize>)>> = None;
@@ -132,7 +133,7 @@ fn decode_validated<'a>(metadata: &'a [u8], data: &Range<u64>) -> Result<Decoded
         match tree.as_ref().and_then(|(_, l)| l.get(c)) {
             Some(_) if failed.is_some() => {}
             Some(&i) => {
-                failed = validate::chunk(chunk, &schema[i], data)
+                failed = validate::chunk(chunk, &schema[i], file_len)
                     .err()
                     .map(|e| e.context(format!("row group {g}, column {c}")));
             }
@@ -165,7 +166,7 @@ fn leaf_indices(descr: &SchemaDescriptor<'_>) -> Vec<usize> {
 fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<'_>> {
     let data = data_range(metadata.len(), file_len)?;
     let decoded = if eager {
-        decode_validated(metadata, &data)
+        decode_validated(metadata, file_len)
     } else {
         FileMetaData::decode(metadata).map(|file| Decoded {
             file,
@@ -191,6 +192,7 @@ fn parse(metadata: &[u8], file_len: u64, eager: bool) -> Result<ParquetMetaData<
         leaves,
         descr,
         data,
+        file_len,
         validated,
     })
 }
@@ -282,6 +284,12 @@ impl<'a> ParquetMetaData<'a> {
         self.data.clone()
     }
 
+    /// The length of the whole file, footer included: what a column chunk's pages are
+    /// bounded by when read ([`chunk_byte_range`]).
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
     /// Row group `i`.
     pub fn row_group(&self, i: usize) -> Result<&RowGroup<'a>> {
         self.file.row_groups.get(i).ok_or_else(|| {
@@ -310,7 +318,7 @@ impl<'a> ParquetMetaData<'a> {
             .map(|&i| &self.file.schema[i])
             .ok_or_else(|| Error::invalid(format!("column {column} requested")))?;
         if !self.validated {
-            validate::chunk(&chunk, leaf, &self.data).map_err(|e| e.context(at()))?;
+            validate::chunk(&chunk, leaf, self.file_len).map_err(|e| e.context(at()))?;
         }
         Ok(chunk)
     }

@@ -134,7 +134,8 @@ fn a_valid_file_decodes_each_chunk_on_access() {
     assert_eq!(m.leaf_indices(), [2, 3]);
     assert_eq!(m.data_range(), 4..24);
     assert_eq!(*m.column_chunk(0, 1).unwrap(), chunk(14, 10));
-    let range = chunk_byte_range(&m.column_chunk(0, 0).unwrap(), &m.data_range()).unwrap();
+    assert_eq!(m.file_len(), file.len() as u64);
+    let range = chunk_byte_range(&m.column_chunk(0, 0).unwrap(), m.file_len()).unwrap();
     assert_eq!(range, 4..14);
     assert_eq!(m.decode_all().unwrap().len(), 1);
     assert!(m.column_chunk(1, 0).is_err());
@@ -172,12 +173,30 @@ fn validation_names_the_problem() {
     assert!(error_of(&m).contains("leaf \"b\" has unknown physical type 12"));
 
     let mut m = metadata();
-    m.row_groups[0].columns = ColumnChunks::from_decoded(vec![chunk(4, 10), chunk(14, 11)]);
+    m.row_groups[0].columns = ColumnChunks::from_decoded(vec![chunk(4, 10), chunk(14, 1000)]);
     let e = error_of(&m);
+    let len = file_of(&m).len();
     assert_eq!(
         e,
-        "row group 0, column 1: pages at 14 of 11 bytes do not end before the footer at 24"
+        format!(
+            "row group 0, column 1: pages at 14 of 1000 bytes do not end inside the file of {len} bytes"
+        )
     );
+    // Pages running into the footer, but not past the file's end, are read as Arrow C++
+    // reads them; `locations` (quiver validate) names them.
+    let into_footer = chunk(14, 11);
+    m.row_groups[0].columns = ColumnChunks::from_decoded(vec![chunk(4, 10), into_footer.clone()]);
+    let file = file_of(&m);
+    let parsed = parse_file(&file).unwrap().decode_all().unwrap();
+    assert_eq!(parsed[0][1], into_footer);
+    let e = super::validate::locations(&into_footer, &(4..24))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "pages at 14 of 11 bytes do not end before the footer at 24"
+    );
+    m = metadata();
 
     let mut bad = chunk(4, 10);
     bad.meta_data.as_mut().unwrap().type_ = Type::INT64;
@@ -188,8 +207,8 @@ fn validation_names_the_problem() {
     bad.column_index_offset = Some(20);
     bad.column_index_length = Some(5);
     // Reading never needs the page index, so a misplaced one is no decoding error (pyarrow
-    // reads such files); `index_locations` (quiver validate) names it.
-    let e = super::validate::index_locations(&bad, &(4..24))
+    // reads such files); `locations` (quiver validate) names it.
+    let e = super::validate::locations(&bad, &(4..24))
         .unwrap_err()
         .to_string();
     assert!(

@@ -44,12 +44,8 @@ pub(super) fn file<'a>(
 }
 
 /// Checks one decoded column chunk: not encrypted, metadata present, of the leaf's physical
-/// type, counts and sizes non-negative, its pages inside `data`.
-pub(super) fn chunk(
-    c: &ColumnChunk<'_>,
-    leaf: &SchemaElement<'_>,
-    data: &Range<u64>,
-) -> Result<()> {
+/// type, counts and sizes non-negative, its pages inside a file of `file_len` bytes.
+pub(super) fn chunk(c: &ColumnChunk<'_>, leaf: &SchemaElement<'_>, file_len: u64) -> Result<()> {
     if c.crypto_metadata.is_some() || c.encrypted_column_metadata.is_some() {
         return Err(encrypted_error());
     }
@@ -74,14 +70,24 @@ pub(super) fn chunk(
             return Err(Error::oos(format!("{name} is {v}")));
         }
     }
-    chunk_byte_range(c, data).map(drop)
+    chunk_byte_range(c, file_len).map(drop)
 }
 
-/// Checks that the chunk's page index (column and offset index) and Bloom filter lie before
-/// the footer. Not part of [`chunk`]: reading values never needs them, and pyarrow reads
-/// files whose page index is misplaced; their readers (merge) check the bytes they take, and
-/// `quiver validate` reports a misplaced one with this.
-pub fn index_locations(c: &ColumnChunk<'_>, data: &Range<u64>) -> Result<()> {
+/// Checks that the chunk's pages, page index (column and offset index) and Bloom filter lie
+/// before the footer (`data`: [`ParquetMetaData::data_range`](super::ParquetMetaData::data_range)).
+/// Not part of [`chunk`]: reading values never needs the indexes, and Arrow C++ reads files
+/// whose page index is misplaced or whose last pages run into the footer (it bounds a chunk
+/// by the file's end, as [`chunk_byte_range`] does). Their readers (merge) check the bytes
+/// they take, and `quiver validate` reports a misplaced one with this.
+pub fn locations(c: &ColumnChunk<'_>, data: &Range<u64>) -> Result<()> {
+    let pages = chunk_byte_range(c, u64::MAX)?;
+    if pages.end > data.end {
+        let size = pages.end - pages.start;
+        return Err(Error::oos(format!(
+            "pages at {} of {size} bytes do not end before the footer at {}",
+            pages.start, data.end
+        )));
+    }
     let bloom = c.meta_data.as_ref().map_or((None, None), |m| {
         (m.bloom_filter_offset, m.bloom_filter_length)
     });
@@ -106,9 +112,12 @@ pub fn index_locations(c: &ColumnChunk<'_>, data: &Range<u64>) -> Result<()> {
 
 /// The bytes of a column chunk's pages: from its dictionary page (when the offset is set,
 /// positive and before the first data page; writers put 0 for "none") or first data page,
-/// `total_compressed_size` long, checked to end before the footer (`data.end`). Its start is
-/// only checked to be non-negative: writers of empty chunks put a data page offset of 0.
-pub fn chunk_byte_range(c: &ColumnChunk<'_>, data: &Range<u64>) -> Result<Range<u64>> {
+/// `total_compressed_size` long, checked to end inside a file of `file_len` bytes. Its start
+/// is only checked to be non-negative: writers of empty chunks put a data page offset of 0.
+///
+/// The bound is the file's end, not the footer's start, as in Arrow C++: pages that run into
+/// the footer are invalid ([`locations`] reports them) but readable, and pyarrow reads them.
+pub fn chunk_byte_range(c: &ColumnChunk<'_>, file_len: u64) -> Result<Range<u64>> {
     let m = c
         .meta_data
         .as_ref()
@@ -121,10 +130,10 @@ pub fn chunk_byte_range(c: &ColumnChunk<'_>, data: &Range<u64>) -> Result<Range<
         .checked_add(m.total_compressed_size)
         .filter(|_| m.total_compressed_size >= 0);
     match end {
-        Some(end) if start >= 0 && (end as u64) <= data.end => Ok(start as u64..end as u64),
+        Some(end) if start >= 0 && (end as u64) <= file_len => Ok(start as u64..end as u64),
         _ => Err(Error::oos(format!(
-            "pages at {start} of {} bytes do not end before the footer at {}",
-            m.total_compressed_size, data.end
+            "pages at {start} of {} bytes do not end inside the file of {file_len} bytes",
+            m.total_compressed_size
         ))),
     }
 }

@@ -41,6 +41,12 @@ fn check_file(path: &Path, want: &Value) -> Result<&'static str, String> {
     let bytes = std::fs::read(path).unwrap();
     let name = path.display().to_string();
     let ours = parse_file(&bytes);
+    if want.get("aborted").is_some() {
+        // pyarrow crashed on the footer (fuzz files): no verdict to compare with. quiver's
+        // answer, read or refuse, is only required to come back (no panic, checked here).
+        let _ = ours.map(|m| m.decode_all());
+        return Ok("pyarrow aborted");
+    }
     if let Some(err) = want.get("error") {
         let schema_level = SCHEMA_LEVEL_REJECTIONS.iter().any(|f| name.ends_with(f));
         return match &ours {
@@ -292,6 +298,6 @@ fn a_misplaced_page_index_is_named_once() {
     }
     let meta = parse_file(&file).unwrap();
     let chunk = meta.column_chunk(0, 0).unwrap();
-    let e = quiver_parquet::metadata::index_locations(&chunk, &meta.data_range()).unwrap_err();
+    let e = quiver_parquet::metadata::locations(&chunk, &meta.data_range()).unwrap_err();
     assert!(e.to_string().contains("column index at"), "{e}");
 }

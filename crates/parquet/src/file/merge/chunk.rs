@@ -152,10 +152,10 @@ fn open<'a>(cx: &Cx<'_, 'a>, p: &Piece, leaf: usize, out_leaf: usize) -> Result<
         .meta_data
         .clone()
         .ok_or_else(|| Error::oos("the column chunk has no meta_data"))?;
-    let data = input.meta.data_range();
-    let mut range = chunk_byte_range(&chunk, &data)?;
+    let file_len = input.meta.file_len();
+    let mut range = chunk_byte_range(&chunk, file_len)?;
     if input.short_dictionary_sizes {
-        range.end = (range.end + MAX_DICTIONARY_HEADER).min(data.end);
+        range.end = (range.end + MAX_DICTIONARY_HEADER).min(file_len);
     }
     let bytes = &input.bytes[range.start as usize..range.end as usize];
     let mut reader = PageReader::new(bytes, meta.num_values, meta.total_uncompressed_size);

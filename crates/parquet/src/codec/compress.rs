@@ -34,7 +34,7 @@ pub struct Compressor {
     codec: Codec,
     level: Option<i32>,
     zstd: Option<zstd::bulk::Compressor<'static>>,
-    snappy: snap::raw::Encoder,
+    snappy: super::snappy::SnappyEncoder,
     /// The output, reused: its length only grows (to the largest bound seen), so it is
     /// zero-filled once rather than per page.
     scratch: Vec<u8>,
@@ -72,7 +72,7 @@ impl Compressor {
             codec,
             level,
             zstd: None,
-            snappy: snap::raw::Encoder::new(),
+            snappy: super::snappy::SnappyEncoder::new(),
             scratch: Vec::new(),
         })
     }
@@ -108,10 +108,17 @@ impl Compressor {
     }
 
     fn snappy(&mut self, src: &[u8]) -> Result<usize> {
-        let out = grown(&mut self.scratch, snap::raw::max_compress_len(src.len()));
-        self.snappy
-            .compress(src, out)
-            .map_err(|e| Error::codec(e.to_string()))
+        if u32::try_from(src.len()).is_err() {
+            return Err(Error::codec(format!(
+                "snappy: {} bytes of input, more than its 32-bit length holds",
+                src.len()
+            )));
+        }
+        let out = grown(
+            &mut self.scratch,
+            super::snappy::max_compressed_len(src.len()),
+        );
+        Ok(self.snappy.compress(src, out))
     }
 
     fn zstd(&mut self, src: &[u8]) -> Result<usize> {

@@ -10,6 +10,7 @@
 mod compress;
 pub mod hadoop;
 pub mod lzo;
+pub mod snappy;
 
 pub use compress::Compressor;
 

@@ -4,6 +4,7 @@ mod arrow_schema;
 mod batched;
 mod bloom;
 mod bomb;
+mod codecs;
 mod common;
 mod files;
 mod lzo_pages;

@@ -5,7 +5,7 @@
 //!
 //! Settings are each library's defaults but for the codec and dictionary: row groups of 1Mi
 //! rows, data pages v1 of 1 MiB, statistics. quiver also writes the page index and page CRCs
-//! by default; arrow-rs the page index but no CRCs.
+//! by default; arrow-rs the page index but no CRCs; pyarrow (`py/ops.py`) is asked for both.
 
 use crate::{Measured, Op};
 use anyhow::{Context, Result, bail};

@@ -173,6 +173,37 @@ impl Allocation {
     }
 }
 
+impl Allocation {
+    /// Gives the whole pages of `[from, cap)` back to the system when the memory is a map
+    /// (`MADV_DONTNEED`: they stay mapped, read as zero and are faulted in again when written);
+    /// does nothing for heap memory. Returns where the memory is now known to be zero from
+    /// (`cap` when nothing was released).
+    pub(super) fn release(&mut self, from: usize) -> usize {
+        #[cfg(target_os = "linux")]
+        if self.mapped {
+            let start = from.next_multiple_of(page_size());
+            if start < self.cap {
+                // SAFETY: `[start, cap)` lies inside the map this allocation owns (`start` is
+                // below `cap` and page-aligned, as the map's start is); the caller holds no
+                // initialised bytes there (`from` is at least its length), and MADV_DONTNEED on
+                // private anonymous memory only makes those pages zero-filled on next touch.
+                let r = unsafe {
+                    libc::madvise(
+                        self.ptr().add(start).cast(),
+                        self.cap - start,
+                        libc::MADV_DONTNEED,
+                    )
+                };
+                if r == 0 {
+                    return start;
+                }
+            }
+        }
+        let _ = from;
+        self.cap
+    }
+}
+
 impl Drop for Allocation {
     fn drop(&mut self) {
         if self.cap == 0 {

@@ -393,6 +393,25 @@ impl MutableBuffer {
         self.len = 0;
     }
 
+    /// Gives the whole pages of the spare capacity (past the length) back to the system, for a
+    /// large buffer (a memory map of its own): the capacity stays, and those pages cost
+    /// memory again only when written. A small buffer (heap memory) is left as it is. For
+    /// buffers kept for reuse, so that their unwritten tail is not resident.
+    ///
+    /// ```
+    /// use quiver_arrow::buffer::MutableBuffer;
+    /// let mut b = MutableBuffer::with_capacity(4 << 20);
+    /// b.extend_from_slice(&[7u8; 10_000]);
+    /// b.release_spare();
+    /// assert_eq!((b.len(), b.capacity()), (10_000, 4 << 20));
+    /// b.extend_zeros(100);
+    /// assert_eq!(b.as_slice()[9_999..10_001], [7, 0]);
+    /// ```
+    pub fn release_spare(&mut self) {
+        let zero = self.alloc.release(self.len);
+        self.zero_from = self.zero_from.min(zero);
+    }
+
     /// Freezes into immutable [`Bytes`] in O(1). The bytes start on a 64-byte boundary and the
     /// allocation behind them extends, zero-filled, to the next multiple of 64 bytes.
     pub fn freeze(mut self) -> Bytes {
@@ -452,6 +471,31 @@ pub fn aligned_copy(bytes: &[u8]) -> Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A buffer kept for reuse: its written bytes cleared and its spare pages released read as
+    /// zero afterwards, and zero-extension past them (which writes nothing where the memory is
+    /// known to be zero) gives zeros, not the old bytes.
+    #[test]
+    fn released_spare_pages_read_as_zero() {
+        let mut b = MutableBuffer::with_capacity(4 << 20);
+        b.extend_from_slice(&vec![0xFFu8; 3 << 20]);
+        b.truncate(5000);
+        b.release_spare();
+        b.extend_zeros((4 << 20) - 5000);
+        assert!(b.as_slice()[..5000].iter().all(|&x| x == 0xFF));
+        assert!(b.as_slice()[5000..].iter().all(|&x| x == 0));
+        b.clear();
+        b.release_spare();
+        b.extend_zeros(4 << 20);
+        assert!(b.as_slice().iter().all(|&x| x == 0));
+        // Heap memory (small buffers) is left alone, and reads the same.
+        let mut small = MutableBuffer::with_capacity(4096);
+        small.extend_from_slice(&[1u8; 4096]);
+        small.clear();
+        small.release_spare();
+        small.extend_zeros(4096);
+        assert!(small.as_slice().iter().all(|&x| x == 0));
+    }
 
     #[test]
     fn aligned_and_padded() {

@@ -20,7 +20,7 @@ use crate::bloom::{Sbbf, hash_bytes};
 use crate::codec::Codec;
 use crate::encoding::interner::{BytesInterner, FixedInterner};
 use crate::format::{Encoding, PageEncodingStats, PageType, Type};
-use crate::page::write::{DataPage, PageBlocks, PageWriter, WrittenPage};
+use crate::page::write::{BlockPool, DataPage, PageBlocks, PageWriter, WrittenPage};
 use quiver_arrow::array::Array;
 use quiver_arrow::{Error, Result};
 
@@ -335,6 +335,13 @@ fn keys_u32(keys: &Array) -> Result<Vec<u32>> {
 }
 
 impl ColumnChunkWriter {
+    /// The writer, its data pages kept in blocks from `pool` ([`PageBlocks::with_pool`]).
+    pub fn with_block_pool(mut self, pool: BlockPool) -> Self {
+        debug_assert!(self.data.is_empty());
+        self.data = PageBlocks::with_pool(pool);
+        self
+    }
+
     /// A writer for the leaf `spec` of this shape.
     pub fn new(spec: LeafSpec, shape: LeafShape, opts: ColumnOptions) -> Result<Self> {
         let pages = PageWriter::new(opts.codec, opts.level, opts.crc)?;

@@ -16,6 +16,7 @@ use crate::arrow::shred::shred;
 use crate::arrow::write_schema::{SchemaOptions, WriteSchema};
 use crate::format::{ColumnOrder, FileMetaData, KeyValue, SortingColumn};
 use crate::levels::assemble::Repetition;
+use crate::page::write::BlockPool;
 use crate::schema::SchemaDescriptor;
 use quiver_arrow::array::Array;
 use quiver_arrow::datatype::{Field, SchemaRef};
@@ -124,6 +125,8 @@ pub struct FileWriter<W: Write> {
     /// Per top-level field: its first leaf.
     field_leaves: Vec<usize>,
     writers: Vec<ColumnChunkWriter>,
+    /// The page blocks of written row groups, for the next row group's pages.
+    blocks: BlockPool,
     group_rows: u64,
     groups: Vec<GroupRecord>,
     rows: u64,
@@ -177,6 +180,7 @@ impl<W: Write> FileWriter<W> {
             leaves,
             field_leaves,
             writers: Vec::new(),
+            blocks: BlockPool::new(),
             group_rows: 0,
             groups: Vec::new(),
             rows: 0,
@@ -189,7 +193,8 @@ impl<W: Write> FileWriter<W> {
     fn new_writers(&self) -> Result<Vec<ColumnChunkWriter>> {
         let mut writers = Vec::with_capacity(self.leaves.len());
         for ((o, shape), spec) in self.leaves.iter().zip(self.write_schema.leaves()) {
-            writers.push(ColumnChunkWriter::new(spec.clone(), *shape, o.clone())?);
+            let w = ColumnChunkWriter::new(spec.clone(), *shape, o.clone())?;
+            writers.push(w.with_block_pool(self.blocks.clone()));
         }
         Ok(writers)
     }
@@ -275,8 +280,8 @@ impl<W: Write> FileWriter<W> {
         let r = self.write_group(chunks);
         self.failed |= r.is_err();
         r?;
-        // The next row group's writers are made once this one's pages are written (and freed),
-        // so that one row group's pages are held at a time.
+        // The next row group's writers are made once this one's pages are written (and their
+        // blocks are back in the pool), so that one row group's pages are held at a time.
         self.writers = self.new_writers()?;
         Ok(())
     }
@@ -317,7 +322,9 @@ impl<W: Write> FileWriter<W> {
         {
             records.push(chunk_record(spec, o.codec, o.statistics, c, place)?);
         }
-        drop(chunks);
+        for c in chunks {
+            c.data_pages.recycle();
+        }
         self.groups.push(GroupRecord {
             chunks: records,
             rows: self.group_rows as i64,

@@ -40,16 +40,54 @@ pub const PAGE_BLOCK: usize = 1 << 20;
 /// copies nothing and frees nothing, so a row group's pages leave no holes in the allocator's
 /// heap, and only the bytes written are resident (one growing buffer would be advised huge
 /// pages past 4 MiB, and the last 2 MiB page of every column chunk would be resident whole).
+///
+/// With a [`BlockPool`], full blocks are taken from it and go back to it once written
+/// ([`PageBlocks::recycle`]): the next row group's pages reuse memory already faulted in rather
+/// than mapping (and the kernel zeroing) fresh pages for every row group.
 #[derive(Debug, Default)]
 pub struct PageBlocks {
     blocks: Vec<MutableBuffer>,
     len: usize,
+    pool: Option<BlockPool>,
+}
+
+/// Spare blocks of [`PAGE_BLOCK`] bytes for the [`PageBlocks`] of one writer's columns, shared
+/// by the threads encoding them (a lock per block taken or returned: once per MiB). It holds
+/// no more than the blocks last returned to it, so no more than one row group's pages when the
+/// writer returns each row group's before the next one's are written.
+#[derive(Debug, Default, Clone)]
+pub struct BlockPool(std::sync::Arc<std::sync::Mutex<Vec<MutableBuffer>>>);
+
+impl BlockPool {
+    /// An empty pool.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A block of [`PAGE_BLOCK`] bytes of capacity, empty: a spare one, or a new one.
+    fn take(&self) -> MutableBuffer {
+        let spare = self.0.lock().ok().and_then(|mut v| v.pop());
+        spare.unwrap_or_else(|| MutableBuffer::with_capacity(PAGE_BLOCK))
+    }
+
+    /// Blocks held for reuse.
+    pub fn spare(&self) -> usize {
+        self.0.lock().map_or(0, |v| v.len())
+    }
 }
 
 impl PageBlocks {
     /// No bytes.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// No bytes; full blocks come from `pool`.
+    pub fn with_pool(pool: BlockPool) -> Self {
+        PageBlocks {
+            pool: Some(pool),
+            ..Self::default()
+        }
     }
 
     /// Bytes held.
@@ -66,6 +104,31 @@ impl PageBlocks {
     pub fn blocks(&self) -> impl Iterator<Item = &[u8]> {
         self.blocks.iter().map(MutableBuffer::as_slice)
     }
+
+    /// Gives the blocks after the first back to the pool, emptied; the first, which grew on
+    /// its own (a small chunk takes no whole block), is freed, so the pool holds no more blocks
+    /// than were taken from it or mapped for it. Without a pool, frees them all.
+    ///
+    /// A last block not filled has its unwritten pages given back to the system
+    /// ([`MutableBuffer::release_spare`]) and goes under the full ones: the pool is taken from
+    /// the top, so the next row group's first blocks are full ones, and the partly resident
+    /// ones are taken last, near the end of the row group, where its columns' last, partly
+    /// filled blocks are taken. The blocks of a row group then hold about the memory fresh
+    /// maps would.
+    pub fn recycle(self) {
+        let Some(pool) = self.pool else { return };
+        let Ok(mut spare) = pool.0.lock() else { return };
+        for mut b in self.blocks.into_iter().skip(1) {
+            if b.len() < PAGE_BLOCK {
+                b.clear();
+                b.release_spare();
+                spare.insert(0, b);
+            } else {
+                b.clear();
+                spare.push(b);
+            }
+        }
+    }
 }
 
 impl PageOut for PageBlocks {
@@ -74,10 +137,10 @@ impl PageOut for PageBlocks {
         while !bytes.is_empty() {
             let room = self.blocks.last().map_or(0, |b| PAGE_BLOCK - b.len());
             if room == 0 {
-                let b = if self.blocks.is_empty() {
-                    MutableBuffer::new()
-                } else {
-                    MutableBuffer::with_capacity(PAGE_BLOCK)
+                let b = match &self.pool {
+                    _ if self.blocks.is_empty() => MutableBuffer::new(),
+                    Some(pool) => pool.take(),
+                    None => MutableBuffer::with_capacity(PAGE_BLOCK),
                 };
                 self.blocks.push(b);
                 continue;

@@ -20,6 +20,36 @@ fn page_blocks_keep_the_bytes_in_full_blocks() {
     assert!(PageBlocks::new().is_empty() && PageBlocks::new().blocks().next().is_none());
 }
 
+/// Blocks given back to a pool are the next chunk's blocks, emptied: the bytes read back are
+/// only the new ones, and no new block is mapped while spare ones are left.
+#[test]
+fn pooled_blocks_are_reused_emptied() {
+    let pool = BlockPool::new();
+    let mut a = PageBlocks::with_pool(pool.clone());
+    let first: Vec<u8> = (0..3 * PAGE_BLOCK + 10).map(|i| (i % 251) as u8).collect();
+    a.append(&first);
+    let full: Vec<*const u8> = a.blocks().skip(1).map(<[u8]>::as_ptr).collect();
+    a.recycle();
+    // The three blocks after the first (the first grew on its own and is freed).
+    let spare = pool.spare();
+    assert_eq!(spare, 3);
+    let mut b = PageBlocks::with_pool(pool.clone());
+    let second: Vec<u8> = (0..2 * PAGE_BLOCK + 5).map(|i| (i % 13) as u8).collect();
+    b.append(&second);
+    assert_eq!(b.blocks().collect::<Vec<_>>().concat(), second);
+    // The first block grows on its own (a small chunk takes no whole block); the two after it
+    // are spare ones.
+    let reused: Vec<*const u8> = b.blocks().skip(1).map(<[u8]>::as_ptr).collect();
+    assert_eq!(reused.len(), 2);
+    assert!(reused.iter().all(|p| full.contains(p)));
+    assert_eq!(pool.spare(), spare - 2);
+    // Without a pool, recycling frees.
+    let mut c = PageBlocks::new();
+    c.append(&first);
+    c.recycle();
+    assert_eq!(pool.spare(), spare - 2);
+}
+
 /// An uncompressed v1 page appended part by part is the page of its body written whole: the
 /// header's sizes and the CRC of the stored bytes (parquet.thrift: the bytes after the header).
 #[test]

@@ -91,10 +91,7 @@ impl Out<'_> {
     #[inline]
     fn copy(&mut self, offset: usize, len: usize) {
         if len < 12 && offset < 2048 {
-            self.put([
-                1 | ((len - 4) as u8) << 2 | ((offset >> 8) as u8) << 5,
-                offset as u8,
-            ]);
+            self.copy1(offset, len);
         } else {
             self.long_copy(offset, len);
         }
@@ -110,15 +107,22 @@ impl Out<'_> {
             len -= 60;
         }
         if len < 12 && offset < 2048 {
-            self.put([
-                1 | ((len - 4) as u8) << 2 | ((offset >> 8) as u8) << 5,
-                offset as u8,
-            ]);
+            self.copy1(offset, len);
         } else {
             self.copy2(offset, len);
         }
     }
 
+    /// A copy with a 1-byte offset: 4-11 bytes from less than 2,048 back.
+    #[inline]
+    fn copy1(&mut self, offset: usize, len: usize) {
+        self.put([
+            1 | ((len - 4) as u8) << 2 | ((offset >> 8) as u8) << 5,
+            offset as u8,
+        ]);
+    }
+
+    /// A copy with a 2-byte offset: 1-64 bytes.
     #[inline]
     fn copy2(&mut self, offset: usize, len: usize) {
         let [lo, hi] = (offset as u16).to_le_bytes();

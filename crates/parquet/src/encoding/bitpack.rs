@@ -258,7 +258,7 @@ pub(crate) fn bits_at(words: &[u64], bit: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::test_util::{Rng, pack_naive};
+    use crate::encoding::test_util::{Rng, noise, pack_naive};
 
     /// The oracle: bit by bit, least significant first.
     fn naive(src: &[u8], width: u32, n: usize) -> Vec<u64> {
@@ -277,25 +277,13 @@ mod tests {
             .collect()
     }
 
-    fn bytes(seed: u64, n: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
-    }
-
     #[test]
     fn every_width_matches_the_bitwise_oracle() {
         for width in 0..=64u32 {
             for groups in [1usize, 2, 3, 17, 40] {
                 let n = groups * 8;
                 // Exact length, and one byte short (the tail reads as zero).
-                let full = bytes(width as u64 * 100 + groups as u64, n * width as usize / 8);
+                let full = noise(width as u64 * 100 + groups as u64, n * width as usize / 8);
                 for src in [&full[..], &full[..full.len().saturating_sub(1)]] {
                     let want = naive(src, width, n);
                     let mut got64 = vec![u64::MAX; n];

@@ -23,6 +23,12 @@ impl Rng {
     }
 }
 
+/// `n` pseudo-random bytes: the low byte of each of [`Rng::new`]`(seed)`'s numbers.
+pub fn noise(seed: u64, n: usize) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.next() as u8).collect()
+}
+
 /// Packs `values` at `width` bits each, least significant bit first, padded to whole groups of 8.
 pub fn pack_naive(values: &[u64], width: u32) -> Vec<u8> {
     let n = values.len().div_ceil(8) * 8;

@@ -1,7 +1,7 @@
 //! The codecs against other implementations: quiver's Snappy compressor writes the bytes the
 //! Snappy library (google/snappy, bundled by pyarrow and Arrow C++) writes.
 
-use crate::common::{test_files, writer_available};
+use crate::common::{python_on_folder, test_files, writer_available};
 use quiver_parquet::codec::snappy::{SnappyEncoder, max_compressed_len};
 
 /// Deterministic pseudo-random bytes.
@@ -93,13 +93,7 @@ fn snappy_output_is_byte_identical_to_the_snappy_library() {
     for (name, bytes) in &inputs {
         std::fs::write(dir.path().join(format!("{name}.bin")), bytes).unwrap();
     }
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/libsnappy.py");
-    let ok = std::process::Command::new("python3")
-        .arg(script)
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    python_on_folder("libsnappy.py", dir.path());
     let mut encoder = SnappyEncoder::new();
     let mut differ = Vec::new();
     for (name, bytes) in &inputs {

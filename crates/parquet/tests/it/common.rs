@@ -96,15 +96,7 @@ pub fn decoded_bytes(path: &Path) -> u64 {
 /// `oracles.json`, stay in the folder).
 pub fn python_writes(script: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
     let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(script);
-    let ok = std::process::Command::new("python3")
-        .arg(script)
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    python_on_folder(script, dir.path());
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -112,6 +104,19 @@ pub fn python_writes(script: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
         .collect();
     files.sort();
     (dir, files)
+}
+
+/// Runs `tests/<script> DIR` and asserts that it succeeds.
+pub fn python_on_folder(script: &str, dir: &Path) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(script);
+    let ok = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(dir)
+        .status()
+        .unwrap();
+    assert!(ok.success(), "{} failed", script.display());
 }
 
 /// Runs `tests/<script>` with `input` (JSON lines) on standard input; returns its JSON lines.

@@ -12,17 +12,9 @@ fn decompress(stored: &[u8]) -> Vec<u8> {
     snap::raw::Decoder::new().decompress_vec(stored).unwrap()
 }
 
-/// Deterministic pseudo-random bytes.
+/// Deterministic pseudo-random bytes (the encoding tests' generator).
 fn noise(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
+    crate::encoding::test_util::noise(seed, n)
 }
 
 /// Page-like inputs: length-prefixed five-digit strings, words, runs, noise, and their mixes.

@@ -140,6 +140,7 @@ impl NullBufferBuilder {
         if self.bitmap.is_none() {
             self.create_bitmap();
         }
+        // ok: created above.
         self.bitmap.as_mut().expect("created above")
     }
 

@@ -238,6 +238,7 @@ impl<S: FileSource> FileReader<S> {
         let message = read_block(&mut self.source, block, MessageKind::RecordBatch)
             .map_err(ctx)?
             .message;
+        // ok: loaded above.
         let dictionaries = self.dictionaries.as_ref().expect("loaded above");
         let batch = decode_record_batch(&message, &self.schema, dictionaries, &self.options);
         Ok((batch.map_err(ctx)?, message.custom_metadata()))
@@ -246,6 +247,7 @@ impl<S: FileSource> FileReader<S> {
     /// The dictionaries (read on first use).
     pub fn dictionaries(&mut self) -> Result<&DictionaryTable> {
         self.load_dictionaries()?;
+        // ok: loaded above.
         Ok(self.dictionaries.as_ref().expect("loaded above"))
     }
 

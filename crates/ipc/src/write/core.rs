@@ -308,6 +308,7 @@ impl<W: Write> Core<W> {
         }
         let (raw, stored) = messages
             .next()
+            // ok: the record batch's buffers come last.
             .expect("the record batch's buffers come last");
         let e = EncodedBatch::assemble(raw, stored, &self.options);
         let m = e.record_batch_message(metadata)?;

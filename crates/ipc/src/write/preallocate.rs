@@ -59,10 +59,12 @@ impl PreallocatedFile {
     /// Releases the space reserved beyond what was written and returns the file.
     pub fn finish(mut self) -> io::Result<File> {
         self.release()?;
+        // ok: present until finished.
         Ok(self.file.take().expect("present until finished"))
     }
 
     fn file(&mut self) -> &mut File {
+        // ok: present until finished.
         self.file.as_mut().expect("present until finished")
     }
 

@@ -345,10 +345,12 @@ fn float16(array: &Array) -> Result<Array> {
 fn all_null_i32(len: usize) -> Array {
     let values = Buffer::from(MutableBuffer::zeroed(len * 4));
     let bits = MutableBuffer::zeroed(len.div_ceil(8)).freeze();
+    // ok: `len.div_ceil(8)` bytes hold `len` bits.
     let validity = Bitmap::try_new_with_unset(bits, 0, len, len).expect("enough bytes");
     Array::I32(
         PrimitiveArray::new(values)
             .with_validity(Some(validity))
+            // ok: values and validity both have `len` slots.
             .expect("lengths agree"),
     )
 }

@@ -75,7 +75,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let (a, b) = (&a[..n], &b[..n]);
     let mut i = 0;
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        // ok: chunks_exact(8) yields 8-byte slices.
+        // ok: chunks_exact(8) yields 8-byte slices (x and y).
         let x = u64::from_le_bytes(x.try_into().unwrap());
         let y = u64::from_le_bytes(y.try_into().unwrap());
         if x != y {

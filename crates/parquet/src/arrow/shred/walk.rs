@@ -192,6 +192,7 @@ impl<'p> Walker<'p> {
         }
         let nodes = self.nodes;
         let tail = &nodes[d..];
+        // ok: a path ends in its leaf.
         let leaf = tail.last().expect("a path ends in its leaf");
         if self.track_rep {
             self.rep.push(r);

@@ -152,7 +152,7 @@ fn set<T>(slot: &mut T, v: Option<T>, seen: &mut u32, id: i16) {
 
 impl<'a> ColumnMetaData<'a> {
     /// A placeholder with every field empty, that [`Self::read_into`] fills.
-    fn empty() -> Self {
+    pub(super) fn empty() -> Self {
         ColumnMetaData {
             type_: Type::BOOLEAN,
             encodings: ThriftList::default(),
@@ -339,8 +339,19 @@ pub struct ColumnChunk<'a> {
 }
 
 impl<'a> ColumnChunk<'a> {
-    /// Decodes the struct into `self` in place (for decoding straight into a vector's slot).
+    /// Decodes the struct into `self` in place (for decoding straight into a vector's slot),
+    /// which must be `ColumnChunk::default()`. Chunks of the shape writers give them take
+    /// [`super::column_fast`]; the rest, errors included, this generic decoder.
     pub(crate) fn read_into(&mut self, r: &mut CompactReader<'a>) -> Result<()> {
+        if super::column_fast::column_chunk(r, self) {
+            return Ok(());
+        }
+        *self = ColumnChunk::default();
+        self.read_into_generic(r)
+    }
+
+    /// The generic decoder of [`Self::read_into`].
+    pub(crate) fn read_into_generic(&mut self, r: &mut CompactReader<'a>) -> Result<()> {
         let c = self;
         r.read_struct("ColumnChunk", |r, f| {
             match f.id {

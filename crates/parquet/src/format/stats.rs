@@ -21,7 +21,7 @@
 //! struct GeospatialStatistics { 1: optional BoundingBox bbox; 2: optional list<i32> geospatial_types; }
 //! ```
 
-use crate::thrift::{CompactReader, CompactWriter, ThriftRead, ThriftWrite, ValueType};
+use crate::thrift::{CompactReader, CompactWriter, ThriftList, ThriftRead, ThriftWrite, ValueType};
 use quiver_arrow::{Error, Result};
 
 /// `struct Statistics`: of a column chunk or a page. Values are PLAIN-encoded (byte arrays
@@ -120,6 +120,16 @@ impl<'a> ThriftRead<'a> for SizeStatistics {
             Ok(())
         })?;
         Ok(s)
+    }
+
+    /// As [`Self::read`] without collecting the histograms: a histogram field of a list
+    /// type must hold `i64`s (checked, not collected); anything else is skipped by both.
+    #[inline]
+    fn check(r: &mut CompactReader<'a>) -> Result<()> {
+        r.read_struct("SizeStatistics", |r, f| match (f.id, f.ty) {
+            (2 | 3, ValueType::List | ValueType::Set) => ThriftList::<i64>::read(r).map(drop),
+            _ => r.skip_field(f),
+        })
     }
 }
 

@@ -444,3 +444,44 @@ fn truncated_binary_fails_skipping_as_reading() {
         );
     }
 }
+
+/// `SizeStatistics::check` (what decoding a column chunk runs) fails exactly where `read`
+/// does: histograms of `i64`, of another element type, cut short, or fields of another type.
+#[test]
+fn size_statistics_check_fails_where_read_fails() {
+    let cases: [(&str, &[u8], bool); 7] = [
+        // 1: i64 300, 3: list<i64> [1, 2] (short-form header 0x26 = 2 × type 6).
+        (
+            "both fields",
+            &[0x16, 0xd8, 0x04, 0x29, 0x26, 0x02, 0x04, 0x00],
+            true,
+        ),
+        ("empty", &[0x00], true),
+        // 2: list<i32> [1]: the wrong element type.
+        ("i32 elements", &[0x29, 0x15, 0x02, 0x00], false),
+        // 2: list of 3 i64 with 2 present.
+        ("cut short", &[0x29, 0x36, 0x02, 0x04], false),
+        // 2: an i32 field instead of a list: skipped by both.
+        ("histogram as i32", &[0x25, 0x02, 0x00], true),
+        // An empty list of any element type (fastparquet writes 0x00).
+        ("empty untyped list", &[0x29, 0x00, 0x00], true),
+        // 3: a varint of 11 bytes inside the histogram.
+        (
+            "overlong element",
+            &[
+                0x39, 0x16, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x00, 0x00,
+            ],
+            false,
+        ),
+    ];
+    for (name, bytes, ok) in cases {
+        let read = SizeStatistics::read(&mut CompactReader::new(bytes));
+        let mut r = CompactReader::new(bytes);
+        let check = SizeStatistics::check(&mut r);
+        assert_eq!(read.is_ok(), ok, "{name}: read {read:?}");
+        assert_eq!(check.is_ok(), ok, "{name}: check {check:?}");
+        if ok {
+            assert_eq!(r.remaining(), 0, "{name}: check stops at the struct's end");
+        }
+    }
+}

@@ -38,6 +38,15 @@ impl<'a, T: ThriftRead<'a>> Encoded<'a, T> {
         Ok(v)
     }
 
+    /// The value encoded in `bytes`, which the caller has checked as [`ThriftRead::check`]
+    /// would, to its last byte (a decoder's fast path).
+    pub(crate) fn pre_checked(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            value: PhantomData,
+        }
+    }
+
     /// The value, decoded.
     pub fn get(&self) -> T {
         let mut r = CompactReader::new(self.bytes);

@@ -45,6 +45,16 @@ impl<'a, T: ThriftRead<'a>> ThriftList<'a, T> {
         Ok(list)
     }
 
+    /// The list of the `len` elements encoded in `bytes` (without a list header), which the
+    /// caller has checked as [`ThriftRead::check`] would (a decoder's fast path).
+    pub(crate) fn pre_checked(bytes: &'a [u8], len: usize) -> Self {
+        Self {
+            bytes,
+            len,
+            elements: PhantomData,
+        }
+    }
+
     /// Reads a list (header and elements) of `T`, decoding each element once to check it.
     pub fn read(r: &mut CompactReader<'a>) -> Result<Self> {
         let start = r.position();

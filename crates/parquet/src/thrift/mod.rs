@@ -30,6 +30,7 @@ pub(crate) use encoded::leaked_value;
 #[cfg(test)]
 pub(crate) use list::leaked;
 pub use list::{Iter, ThriftList};
+pub(crate) use read::varint_in_word;
 pub use read::{CompactReader, Field, ThriftRead};
 pub use write::{CompactWriter, ThriftWrite};
 

@@ -92,6 +92,18 @@ impl<'a> CompactReader<'a> {
         self.buf
     }
 
+    /// How deeply structs and collections are nested at the position.
+    pub(crate) fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Moves the position forward to `pos` (within the input), for a decoder that stepped
+    /// over a value by itself and checked it as the reader would have.
+    pub(crate) fn advance_to(&mut self, pos: usize) {
+        debug_assert!(pos >= self.pos && pos <= self.buf.len());
+        self.pos = pos.clamp(self.pos, self.buf.len());
+    }
+
     /// How many bytes are left.
     pub fn remaining(&self) -> usize {
         self.buf.len() - self.pos
@@ -127,7 +139,25 @@ impl<'a> CompactReader<'a> {
         }
     }
 
+    /// A varint of two or more bytes. When 8 bytes are left and it ends within them (every
+    /// varint up to 2^56, so every offset and size in a footer), it is decoded from one 8-byte
+    /// load without a loop: the first byte without the continuation bit ends it, and the
+    /// 7-bit groups are packed together by three masked shifts.
+    #[inline]
     fn varint_long(&mut self) -> Result<u64> {
+        if let Some(word) = self.buf.get(self.pos..self.pos + 8) {
+            let x = u64::from_le_bytes(word.try_into().expect("8 bytes")); // ok: sliced 8 bytes
+            if let Some((value, len)) = varint_in_word(x) {
+                self.pos += len;
+                return Ok(value);
+            }
+        }
+        self.varint_bytes()
+    }
+
+    /// A varint decoded byte by byte (near the end of the input, or longer than 8 bytes).
+    #[inline(never)]
+    fn varint_bytes(&mut self) -> Result<u64> {
         let start = self.pos;
         let mut value = 0u64;
         for i in 0..10 {
@@ -499,6 +529,28 @@ impl<'a> CompactReader<'a> {
             )))
         }
     }
+}
+
+/// The varint that starts at the low byte of `x` (8 bytes read little-endian) and its length
+/// in bytes, when it ends within those 8 bytes; `None` when all 8 have the continuation bit.
+#[inline(always)]
+pub(crate) fn varint_in_word(x: u64) -> Option<(u64, usize)> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let ends = !x & HIGH;
+    if ends == 0 {
+        return None;
+    }
+    // The last byte's high bit is bit 8·len − 1.
+    let bits = ends.trailing_zeros() + 1;
+    let len = (bits / 8) as usize;
+    // Keep the varint's bytes (all 8 when it is 8 long), then its 7-bit groups only.
+    let keep = u64::MAX >> (64 - bits);
+    let x = x & keep & !HIGH;
+    // Pack the groups: pairs into 14 bits, then quads into 28, then all into 56.
+    let x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
+    let x = (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4);
+    Some((x, len))
 }
 
 /// The type of each 4-bit field type code (`None`: invalid, or 0, the stop byte).

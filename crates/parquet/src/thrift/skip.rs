@@ -132,8 +132,22 @@ impl CompactReader<'_> {
         self.skip_varint_long()
     }
 
-    #[inline(never)]
+    #[inline]
     fn skip_varint_long(&mut self) -> Result<()> {
+        if let Some(word) = self.buf.get(self.pos..self.pos + 8) {
+            let x = u64::from_le_bytes(word.try_into().expect("8 bytes")); // ok: sliced 8 bytes
+            let ends = !x & 0x8080_8080_8080_8080;
+            if ends != 0 {
+                self.pos += (ends.trailing_zeros() / 8) as usize + 1;
+                return Ok(());
+            }
+        }
+        self.skip_varint_bytes()
+    }
+
+    /// Skips a varint byte by byte (near the end of the input, or longer than 8 bytes).
+    #[inline(never)]
+    fn skip_varint_bytes(&mut self) -> Result<()> {
         let rest = &self.buf[self.pos..];
         for (i, &b) in rest.iter().take(10).enumerate() {
             // The 10th byte holds the 64th bit only: more overflows (as `varint` says).

@@ -32,6 +32,53 @@ fn varints() {
     assert!(err_text(reader(&[]).varint()).contains("unexpected end"));
 }
 
+/// ULEB128 of `v`, byte by byte (the specification's definition), as the oracle.
+fn uleb128(mut v: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return out;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// Every varint length from 1 to 10 bytes, at every distance from the end of the input (the
+/// word-at-a-time path needs 8 bytes left), followed by bytes with and without the
+/// continuation bit: decoded and skipped to the value and length of the byte-wise oracle.
+#[test]
+fn varints_of_every_length_and_position() {
+    let noise = crate::encoding::test_util::noise(7, 4096);
+    let mut values: Vec<u64> = (0..64).flat_map(|b| [1u64 << b, (1u64 << b) - 1]).collect();
+    values.push(u64::MAX);
+    values.extend(noise.chunks(8).map(|c| {
+        let v = u64::from_le_bytes(c.try_into().unwrap());
+        v >> (v % 64) // every magnitude
+    }));
+    for (i, &v) in values.iter().enumerate() {
+        let enc = uleb128(v);
+        for tail in [0usize, 1, 3, 7, 8, 12] {
+            let mut bytes = enc.clone();
+            bytes.extend_from_slice(&noise[i % 100..i % 100 + tail]);
+            let mut r = reader(&bytes);
+            assert_eq!(r.varint().unwrap(), v, "{v} with {tail} bytes after it");
+            assert_eq!(r.position(), enc.len(), "length of {v}");
+            let mut r = reader(&bytes);
+            r.skip(ValueType::I64).unwrap();
+            assert_eq!(r.position(), enc.len(), "skipped length of {v}");
+        }
+    }
+    // A varint cut short, with and without 8 bytes to look at, fails both ways.
+    for cut in 1..=9 {
+        let bytes = vec![0x80u8; cut];
+        assert!(err_text(reader(&bytes).varint()).contains("unexpected end"));
+        assert!(reader(&bytes).skip(ValueType::I64).is_err());
+    }
+}
+
 #[test]
 fn zigzag_integers() {
     for (bytes, v) in [

@@ -202,6 +202,17 @@ fn metadata<'a>(cur: &mut Cursor<'a>, m: &mut ColumnMetaData<'a>) -> Option<()> 
                 let n = cur.list(12)?;
                 let start = cur.pos;
                 for _ in 0..n {
+                    // Mostly one byte each: 15 a 15 b 15 c 00 stepped over at once.
+                    if let Some(e) = cur.buf.get(cur.pos..cur.pos + 7)
+                        && e[0] == 0x15
+                        && e[2] == 0x15
+                        && e[4] == 0x15
+                        && e[6] == 0
+                        && (e[1] | e[3] | e[5]) < 0x80
+                    {
+                        cur.pos += 7;
+                        continue;
+                    }
                     for _ in 0..3 {
                         (cur.byte()? == 0x15).then_some(())?;
                         cur.i32()?;

@@ -99,10 +99,15 @@ impl BinaryViewArray {
         })
     }
 
-    /// An array from optional byte strings (long values go to one data buffer).
+    /// An array from optional byte strings (long values go to data buffers of at most
+    /// 4 GiB each, a new one started when the next value would not fit).
+    ///
+    /// # Panics
+    /// If a value is longer than `i32::MAX` bytes (a view's length is an `int32`).
     pub fn from_options<'a>(iter: impl IntoIterator<Item = Option<&'a [u8]>>) -> Self {
         let mut views = MutableBuffer::new();
         let mut data = MutableBuffer::new();
+        let mut full: Vec<Buffer<u8>> = Vec::new();
         let mut validity = MutableBitmap::new();
         for v in iter {
             validity.push(v.is_some());
@@ -110,16 +115,22 @@ impl BinaryViewArray {
             views.push(if v.len() <= View::MAX_INLINE {
                 View::inline(v)
             } else {
-                let offset = u32::try_from(data.len()).expect("view data buffer over 4 GiB");
+                // ok: a documented panic of this in-memory constructor, not a data path
+                let len = i32::try_from(v.len()).expect("a view value over i32::MAX bytes");
+                if data.len() + v.len() > u32::MAX as usize {
+                    full.push(std::mem::take(&mut data).into());
+                }
+                // Both fit in u32: a buffer holds at most u32::MAX bytes, and every buffer
+                // but the last more than 2 GiB.
+                let (offset, index) = (data.len() as u32, full.len() as u32);
                 data.extend_from_slice(v);
-                View::reference(v.len() as u32, [v[0], v[1], v[2], v[3]], 0, offset)
+                View::reference(len as u32, [v[0], v[1], v[2], v[3]], index, offset)
             });
         }
-        let buffers: Arc<[Buffer<u8>]> = if data.is_empty() {
-            Arc::new([])
-        } else {
-            Arc::new([data.into()])
-        };
+        if !data.is_empty() {
+            full.push(data.into());
+        }
+        let buffers: Arc<[Buffer<u8>]> = full.into();
         BinaryViewArray {
             data_type: DataType::BinaryView,
             views: views.into(),

@@ -18,7 +18,7 @@ use super::write_schema::LeafSpec;
 use super::write_stats::{self, MinMax, PageStats};
 use crate::bloom::{Sbbf, hash_bytes};
 use crate::codec::Codec;
-use crate::encoding::interner::{BytesInterner, FixedInterner};
+use crate::encoding::interner::{self, BytesInterner, FixedInterner};
 use crate::format::{Encoding, PageEncodingStats, PageType, Type};
 use crate::page::write::{BlockPool, DataPage, PageBlocks, PageWriter, WrittenPage};
 use quiver_arrow::array::Array;
@@ -425,6 +425,10 @@ impl ColumnChunkWriter {
         let mut start = 0;
         while start < entries {
             let end = self.slice_end(leaf, start, entries);
+            if self.dictionary_would_overflow(end - start, values) {
+                self.flush_page()?;
+                self.fall_back();
+            }
             self.write_slice(leaf, &mut walker, start..end, values, validity)?;
             start = end;
             if self.page.num_values > 0 && self.page_full() {
@@ -470,6 +474,21 @@ impl ColumnChunkWriter {
                 .dict
                 .plain_size(self.spec.physical == Type::FIXED_LEN_BYTE_ARRAY)
                 >= self.opts.dictionary_limit
+    }
+
+    /// Whether a slice of `entries` level entries over `values` could take the dictionary
+    /// past [`interner::MAX_ENTRIES`] (an Arrow dictionary's values are interned all at once,
+    /// the first time): then the chunk falls back before the slice, whatever its byte limit.
+    fn dictionary_would_overflow(&self, entries: usize, values: Option<Source<'_>>) -> bool {
+        if !self.dictionary_encoding() || self.page.fallen_back {
+            return false;
+        }
+        let incoming = match (&self.keys, values) {
+            (Some(k), Some(v)) if k.remap.is_none() => v.count(),
+            (Some(_), _) => 0,
+            (None, _) => entries,
+        };
+        self.dict.len().saturating_add(incoming) > interner::MAX_ENTRIES
     }
 
     /// Stops dictionary-encoding: later pages are plain (or the chosen encoding). The

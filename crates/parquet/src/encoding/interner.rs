@@ -265,7 +265,14 @@ impl BytesInterner {
     }
 }
 
+/// The most entries a dictionary being written may hold: dictionary indices are `i32` to
+/// readers (Parquet's Java and C++ readers index dictionaries with `int`). The writer and the
+/// merge fall back to PLAIN before interning what could take a dictionary past it, so the
+/// `u32` indices of [`FixedInterner`] and [`BytesInterner`] never overflow through them.
+pub const MAX_ENTRIES: usize = i32::MAX as usize;
+
 fn index(len: usize) -> u32 {
+    // ok: a documented panic of `intern` (2^32 entries); quiver's writers stop at MAX_ENTRIES
     u32::try_from(len).expect("a dictionary of more than 2^32 values")
 }
 

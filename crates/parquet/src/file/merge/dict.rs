@@ -12,7 +12,7 @@
 //! Values are compared as their PLAIN encoding (a byte array with its length prefix), so two
 //! floats are the same entry only when their bits are (as writers build dictionaries).
 
-use crate::encoding::interner::{BytesInterner, FixedInterner};
+use crate::encoding::interner::{BytesInterner, FixedInterner, MAX_ENTRIES};
 use crate::format::Type;
 use quiver_arrow::{Error, Result};
 
@@ -169,8 +169,13 @@ impl MergedDictionary {
             return Mapping::Plain;
         }
         let first = !self.seen;
-        self.seen = true;
         let before = self.values.len();
+        if !first && before.saturating_add(entries.len()) > MAX_ENTRIES {
+            // Interning could take the dictionary past what readers index.
+            self.fallen_back = true;
+            return Mapping::Plain;
+        }
+        self.seen = true;
         self.values.reserve(entries.len(), page.len());
         let mut table = Vec::with_capacity(entries.len());
         let mut same = true;

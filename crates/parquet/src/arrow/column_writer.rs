@@ -649,28 +649,61 @@ impl ColumnChunkWriter {
                     }
                     Dict::Bytes(d) => {
                         let idx = page.indices();
-                        p.for_each(|i| {
-                            let v = source.bytes(i);
-                            total += v.len();
-                            if lex {
-                                bounds.see(v);
+                        match (source, p) {
+                            // Contiguous values with 32-bit offsets, read straight from them.
+                            (Source::Bytes32 { offsets, data }, Present::Range(r)) => {
+                                let o = &offsets[r.start..=r.end];
+                                idx.reserve(r.len());
+                                for w in o.windows(2) {
+                                    let v = &data[w[0] as usize..w[1] as usize];
+                                    if lex {
+                                        bounds.see(v);
+                                    }
+                                    idx.push(d.intern(v));
+                                }
+                                total += (o[o.len() - 1] - o[0]) as usize;
                             }
-                            idx.push(d.intern(v));
-                        });
+                            _ => p.for_each(|i| {
+                                let v = source.bytes(i);
+                                total += v.len();
+                                if lex {
+                                    bounds.see(v);
+                                }
+                                idx.push(d.intern(v));
+                            }),
+                        }
                     }
                     _ => {
                         let out = page.plain();
-                        p.for_each(|i| {
-                            let v = source.bytes(i);
-                            total += v.len();
-                            if lex {
-                                bounds.see(v);
+                        match (source, p) {
+                            // The common case: contiguous values with 32-bit offsets, read
+                            // straight from the offsets, the output reserved once.
+                            (Source::Bytes32 { offsets, data }, Present::Range(r)) if !fixed => {
+                                let o = &offsets[r.start..=r.end];
+                                let bytes = (o[o.len() - 1] - o[0]) as usize;
+                                out.reserve(bytes + 4 * r.len());
+                                for w in o.windows(2) {
+                                    let v = &data[w[0] as usize..w[1] as usize];
+                                    if lex {
+                                        bounds.see(v);
+                                    }
+                                    out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                                    out.extend_from_slice(v);
+                                }
+                                total += bytes;
                             }
-                            if !fixed {
-                                out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-                            }
-                            out.extend_from_slice(v);
-                        });
+                            _ => p.for_each(|i| {
+                                let v = source.bytes(i);
+                                total += v.len();
+                                if lex {
+                                    bounds.see(v);
+                                }
+                                if !fixed {
+                                    out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                                }
+                                out.extend_from_slice(v);
+                            }),
+                        }
                     }
                 }
                 if !fixed {
@@ -921,6 +954,18 @@ fn head(v: &[u8]) -> u64 {
     }
 }
 
+/// `a < b` for two byte strings with equal [`head`]s. When both are at most 8 bytes long,
+/// the heads hold them whole (the shorter one zero-padded), so the shorter is a prefix of the
+/// longer and the lengths order them, without a byte comparison.
+#[inline]
+fn tied_less(a: &[u8], b: &[u8]) -> bool {
+    if a.len() <= 8 && b.len() <= 8 {
+        a.len() < b.len()
+    } else {
+        a < b
+    }
+}
+
 /// The least and greatest byte strings seen (unsigned lexicographic order), with their heads
 /// so that most comparisons are one integer comparison.
 #[derive(Debug, Default)]
@@ -938,9 +983,9 @@ impl<'a> LexBounds<'a> {
         match &mut self.bounds {
             None => self.bounds = Some(((v, h), (v, h))),
             Some((lo, hi)) => {
-                if h < lo.1 || (h == lo.1 && v < lo.0) {
+                if h < lo.1 || (h == lo.1 && tied_less(v, lo.0)) {
                     *lo = (v, h);
-                } else if h > hi.1 || (h == hi.1 && v > hi.0) {
+                } else if h > hi.1 || (h == hi.1 && tied_less(hi.0, v)) {
                     *hi = (v, h);
                 }
             }
@@ -984,5 +1029,37 @@ fn put_fixed<T: write_stats::StatNative + Copy>(
         Dict::W4(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
         Dict::W8(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
         _ => page.plain().extend_from_slice(bytemuck::cast_slice(dense)),
+    }
+}
+
+#[cfg(test)]
+mod lex_tests {
+    use super::LexBounds;
+
+    /// The bounds kept through heads are the naive minimum and maximum of byte strings made
+    /// to tie on their heads: prefixes of each other, zero bytes, lengths around 8.
+    #[test]
+    fn lex_bounds_are_the_naive_min_and_max() {
+        let noise = crate::encoding::test_util::noise(11, 6000);
+        let alphabet = [0u8, 1, b'a', 0xff];
+        let values: Vec<Vec<u8>> = noise
+            .chunks(12)
+            .map(|c| {
+                let len = (c[0] % 12) as usize;
+                c[1..=len]
+                    .iter()
+                    .map(|b| alphabet[(b % 4) as usize])
+                    .collect()
+            })
+            .collect();
+        for window in values.chunks(37) {
+            let mut bounds = LexBounds::default();
+            for v in window {
+                bounds.see(v);
+            }
+            let (lo, hi) = bounds.get().unwrap();
+            assert_eq!(lo, window.iter().min().unwrap().as_slice());
+            assert_eq!(hi, window.iter().max().unwrap().as_slice());
+        }
     }
 }

@@ -7,7 +7,6 @@
 //! error. Required fields that are absent are errors naming the struct and field.
 
 mod column;
-mod column_fast;
 mod crypto;
 mod enums;
 mod file;

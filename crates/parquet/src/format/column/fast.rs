@@ -9,10 +9,11 @@
 //!
 //! What it accepts, it checks as the generic decoder checks it (UTF-8 strings, `i32` ranges,
 //! lengths within the input, the `check` of statistics, encoding statistics and size
-//! statistics), and it decodes to the same values: `format::tests` compares the two on every
+//! statistics), and it decodes to the same values: the tests below compare the two on every
 //! column chunk of the test files and on thousands of mutants of them.
 
-use super::{ColumnChunk, ColumnMetaData, CompressionCodec, SizeStatistics, Statistics, Type};
+use super::{ColumnChunk, ColumnMetaData};
+use crate::format::{CompressionCodec, SizeStatistics, Statistics, Type};
 use crate::thrift::{CompactReader, Encoded, MAX_DEPTH, ThriftList, varint_in_word};
 
 /// Field ids of the required fields of `ColumnMetaData` (1–7 and 9), as bits.

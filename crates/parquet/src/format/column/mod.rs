@@ -24,6 +24,8 @@
 //! }
 //! ```
 
+mod fast;
+
 use super::union::{read_union, write_union};
 use super::{
     CompressionCodec, Encoding, GeospatialStatistics, KeyValue, PageType, SizeStatistics,
@@ -341,9 +343,9 @@ pub struct ColumnChunk<'a> {
 impl<'a> ColumnChunk<'a> {
     /// Decodes the struct into `self` in place (for decoding straight into a vector's slot),
     /// which must be `ColumnChunk::default()`. Chunks of the shape writers give them take
-    /// [`super::column_fast`]; the rest, errors included, this generic decoder.
+    /// [`fast`]; the rest, errors included, this generic decoder.
     pub(crate) fn read_into(&mut self, r: &mut CompactReader<'a>) -> Result<()> {
-        if super::column_fast::column_chunk(r, self) {
+        if fast::column_chunk(r, self) {
             return Ok(());
         }
         *self = ColumnChunk::default();

@@ -57,6 +57,45 @@ pub fn require_test_subdir(relative: &str) -> Result<Option<PathBuf>, String> {
     }
 }
 
+/// The folders of official Parquet files, relative to the test-data folder: parquet-testing's
+/// `data` and `bad_data`, and arrow-testing's `data/parquet`.
+pub const PARQUET_DIRS: [&str; 3] = [
+    "parquet-testing/data",
+    "parquet-testing/bad_data",
+    "arrow-testing/data/parquet",
+];
+
+/// Every file under [`PARQUET_DIRS`] (any name: fuzz cases have no extension), sorted;
+/// `Ok(None)` when the test data is absent outside CI (see [`require_test_data`]), an error
+/// when one of the folders is missing.
+pub fn parquet_test_files() -> Result<Option<Vec<PathBuf>>, String> {
+    let Some(root) = require_test_data()? else {
+        return Ok(None);
+    };
+    let mut files = Vec::new();
+    for dir in PARQUET_DIRS {
+        let dir = root.join(dir);
+        if !dir.is_dir() {
+            return Err(format!("{} is missing from the test data", dir.display()));
+        }
+        walk(&dir, &mut files).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    files.sort();
+    Ok(Some(files))
+}
+
+fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
 /// Where the Arrow IPC integration gold files live, relative to the test-data folder.
 pub const IPC_INTEGRATION: &str = "arrow-testing/data/arrow-ipc-stream/integration";
 

@@ -1,41 +1,14 @@
 //! Helpers the Parquet integration tests share: the official test files, files written by a
 //! Python script, and running a Python comparison over JSON lines.
 
-use quiver_integration::testdata::require_test_data;
+use quiver_integration::testdata::parquet_test_files;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Every file under the official Parquet test folders (parquet-testing `data` and `bad_data`,
 /// arrow-testing `data/parquet`), sorted; `None` (skip) without test data outside CI.
 pub fn test_files() -> Option<Vec<PathBuf>> {
-    let root = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
-    let mut files = Vec::new();
-    for dir in [
-        "parquet-testing/data",
-        "parquet-testing/bad_data",
-        "arrow-testing/data/parquet",
-    ] {
-        let dir = root.join(dir);
-        assert!(
-            dir.is_dir(),
-            "{} is missing from the test data",
-            dir.display()
-        );
-        walk(&dir, &mut files);
-    }
-    files.sort();
-    Some(files)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
+    parquet_test_files().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The Parquet files among [`test_files`]: `*.parquet`, and the extension-less fuzz cases.

@@ -276,8 +276,7 @@ fn size_statistics<'a>(cur: &mut Cursor<'a>) -> Option<Encoded<'a, SizeStatistic
 mod tests {
     use super::*;
     use crate::format::FileMetaData;
-    use quiver_integration::testdata::require_test_data;
-    use std::path::{Path, PathBuf};
+    use quiver_integration::testdata::parquet_test_files;
 
     /// How the fast path and the generic decoder fared on one chunk's bytes.
     #[derive(Default)]
@@ -320,29 +319,9 @@ mod tests {
         assert_eq!(kept(f), kept(g));
     }
 
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-
     /// The encoded column chunks of every official test file whose footer decodes.
     fn official_chunks() -> Option<Vec<Vec<u8>>> {
-        let root = require_test_data().unwrap_or_else(|e| panic!("{e}"))?;
-        let mut files = Vec::new();
-        for dir in [
-            "parquet-testing/data",
-            "parquet-testing/bad_data",
-            "arrow-testing/data/parquet",
-        ] {
-            walk(&root.join(dir), &mut files);
-        }
-        files.sort();
+        let files = parquet_test_files().unwrap_or_else(|e| panic!("{e}"))?;
         let mut chunks = Vec::new();
         for path in files {
             let file = std::fs::read(&path).unwrap();

@@ -15,7 +15,7 @@ use super::physical::SortOrder;
 use super::physical::to_physical;
 use super::shred::{LeafLevels, ShreddedLeaf};
 use super::write_schema::LeafSpec;
-use super::write_stats::{self, MinMax, PageStats};
+use super::write_stats::{self, LexBounds, MinMax, PageStats};
 use crate::bloom::{Sbbf, hash_bytes};
 use crate::codec::Codec;
 use crate::encoding::interner::{self, BytesInterner, FixedInterner};
@@ -938,65 +938,6 @@ impl ColumnChunkWriter {
     }
 }
 
-/// The first 8 bytes of `v` as a big-endian word (short values zero-padded): comparing two
-/// heads orders the values unless the heads are equal.
-#[inline]
-fn head(v: &[u8]) -> u64 {
-    match v.first_chunk::<8>() {
-        Some(w) => u64::from_be_bytes(*w),
-        None => {
-            let mut w = 0u64;
-            for (i, &b) in v.iter().enumerate() {
-                w |= u64::from(b) << (56 - 8 * i);
-            }
-            w
-        }
-    }
-}
-
-/// `a < b` for two byte strings with equal [`head`]s. When both are at most 8 bytes long,
-/// the heads hold them whole (the shorter one zero-padded), so the shorter is a prefix of the
-/// longer and the lengths order them, without a byte comparison.
-#[inline]
-fn tied_less(a: &[u8], b: &[u8]) -> bool {
-    if a.len() <= 8 && b.len() <= 8 {
-        a.len() < b.len()
-    } else {
-        a < b
-    }
-}
-
-/// The least and greatest byte strings seen (unsigned lexicographic order), with their heads
-/// so that most comparisons are one integer comparison.
-#[derive(Debug, Default)]
-struct LexBounds<'a> {
-    bounds: Option<(Headed<'a>, Headed<'a>)>,
-}
-
-/// A byte string and its [`head`].
-type Headed<'a> = (&'a [u8], u64);
-
-impl<'a> LexBounds<'a> {
-    #[inline]
-    fn see(&mut self, v: &'a [u8]) {
-        let h = head(v);
-        match &mut self.bounds {
-            None => self.bounds = Some(((v, h), (v, h))),
-            Some((lo, hi)) => {
-                if h < lo.1 || (h == lo.1 && tied_less(v, lo.0)) {
-                    *lo = (v, h);
-                } else if h > hi.1 || (h == hi.1 && tied_less(hi.0, v)) {
-                    *hi = (v, h);
-                }
-            }
-        }
-    }
-
-    fn get(&self) -> Option<(&'a [u8], &'a [u8])> {
-        self.bounds.map(|(lo, hi)| (lo.0, hi.0))
-    }
-}
-
 /// Puts dense fixed-width values: dictionary indices (through `remap` when the positions are
 /// a dictionary array's values) or PLAIN bytes, and the page's bounds.
 fn put_fixed<T: write_stats::StatNative + Copy>(
@@ -1029,37 +970,5 @@ fn put_fixed<T: write_stats::StatNative + Copy>(
         Dict::W4(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
         Dict::W8(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
         _ => page.plain().extend_from_slice(bytemuck::cast_slice(dense)),
-    }
-}
-
-#[cfg(test)]
-mod lex_tests {
-    use super::LexBounds;
-
-    /// The bounds kept through heads are the naive minimum and maximum of byte strings made
-    /// to tie on their heads: prefixes of each other, zero bytes, lengths around 8.
-    #[test]
-    fn lex_bounds_are_the_naive_min_and_max() {
-        let noise = crate::encoding::test_util::noise(11, 6000);
-        let alphabet = [0u8, 1, b'a', 0xff];
-        let values: Vec<Vec<u8>> = noise
-            .chunks(12)
-            .map(|c| {
-                let len = (c[0] % 12) as usize;
-                c[1..=len]
-                    .iter()
-                    .map(|b| alphabet[(b % 4) as usize])
-                    .collect()
-            })
-            .collect();
-        for window in values.chunks(37) {
-            let mut bounds = LexBounds::default();
-            for v in window {
-                bounds.see(v);
-            }
-            let (lo, hi) = bounds.get().unwrap();
-            assert_eq!(lo, window.iter().min().unwrap().as_slice());
-            assert_eq!(hi, window.iter().max().unwrap().as_slice());
-        }
     }
 }

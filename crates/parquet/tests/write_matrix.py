@@ -2,6 +2,7 @@
 and nested columns, nulls everywhere, empty strings and lists) under every codec, both data page
 versions, dictionary on and off, each non-default encoding pyarrow offers, tiny pages and row
 groups, page checksums, and an empty table."""
+import decimal
 import itertools
 import struct
 import sys
@@ -28,6 +29,11 @@ table = pa.table({
     "bin": pa.array([maybe(bytes([i % 256]) * (i % 4), i, 9) for i in rng], pa.binary()),
     "fsb": pa.array([maybe(i.to_bytes(4, "little"), i) for i in rng], pa.binary(4)),
     "req": pa.array([i % 10 for i in rng], pa.int16()),
+    # FIXED_LEN_BYTE_ARRAY decimals of 4 and 13 bytes, negative values included.
+    "dec9": pa.array([maybe(decimal.Decimal(i * 7919 % 10**7 - 5 * 10**6) / 100, i) for i in rng],
+                     pa.decimal128(9, 2)),
+    "dec30": pa.array([maybe(decimal.Decimal((i - 1000) * 10**20 + i) / 1000, i, 6) for i in rng],
+                      pa.decimal128(30, 3)),
     "list": pa.array([maybe([maybe(j, j, 4) for j in range(i % 4)], i, 6) for i in rng], pa.list_(pa.int64())),
     "struct": pa.array([maybe({"x": maybe(i, i, 5), "y": maybe(str(i), i, 3)}, i, 8) for i in rng],
                        pa.struct([("x", pa.int32()), ("y", pa.string())])),
@@ -45,9 +51,11 @@ for codec, version, dictionary in itertools.product(codecs, ["1.0", "2.0"], [Tru
 
 encodings = {
     "delta": {"i32": "DELTA_BINARY_PACKED", "i64": "DELTA_BINARY_PACKED", "req": "DELTA_BINARY_PACKED",
-              "s": "DELTA_LENGTH_BYTE_ARRAY", "bin": "DELTA_BYTE_ARRAY", "fsb": "DELTA_BYTE_ARRAY"},
+              "s": "DELTA_LENGTH_BYTE_ARRAY", "bin": "DELTA_BYTE_ARRAY", "fsb": "DELTA_BYTE_ARRAY",
+              "dec9": "DELTA_BYTE_ARRAY", "dec30": "DELTA_BYTE_ARRAY"},
     "bss": {"f32": "BYTE_STREAM_SPLIT", "f64": "BYTE_STREAM_SPLIT", "i32": "BYTE_STREAM_SPLIT",
-            "i64": "BYTE_STREAM_SPLIT", "fsb": "BYTE_STREAM_SPLIT"},
+            "i64": "BYTE_STREAM_SPLIT", "fsb": "BYTE_STREAM_SPLIT", "dec9": "BYTE_STREAM_SPLIT",
+            "dec30": "BYTE_STREAM_SPLIT"},
     "rle_bool": {"b": "RLE"},
 }
 for name, enc in encodings.items():

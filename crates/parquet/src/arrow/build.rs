@@ -15,7 +15,7 @@ use quiver_arrow::array::{
     GenericListArray, GenericStringArray, MapArray, NullArray, PrimitiveArray, StructArray,
 };
 use quiver_arrow::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer, Offset, OffsetBuffer};
-use quiver_arrow::datatype::{DataType, Field, TimeUnit};
+use quiver_arrow::datatype::{DataType, Field, FieldRef, TimeUnit};
 use quiver_arrow::native::{I128, I256};
 use quiver_arrow::{Error, Result};
 
@@ -28,6 +28,9 @@ pub struct Column {
     nodes: Vec<usize>,
     dense: Option<Dense>,
     physical: crate::format::Type,
+    /// The leaf array built ahead by [`Column::prebuild`] (on the decoding thread), and the
+    /// schema node it was built for.
+    built: Option<(usize, Result<Array>)>,
 }
 
 impl Column {
@@ -85,7 +88,34 @@ impl Column {
             nodes: descr.nodes.clone(),
             dense: Some(chunk.dense),
             physical: descr.physical,
+            built: None,
         })
+    }
+
+    /// Builds the leaf array of schema node `node` as type `t` now (its values converted and
+    /// spread over their slots), for [`build`] to pick up: called on the thread that decoded
+    /// the column, so that this work runs in parallel across columns rather than on the
+    /// thread putting the batch together. An error is kept and reported by [`build`].
+    pub fn prebuild(&mut self, node: usize, t: &DataType) {
+        let array = self.build_leaf(node, t);
+        self.built = Some((node, array));
+    }
+
+    /// The leaf array of schema node `node` as type `t`, from the column's values (taken).
+    fn build_leaf(&mut self, node: usize, t: &DataType) -> Result<Array> {
+        let pos = self.position(node)?;
+        let validity = if self.reps[pos] == Repetition::Optional {
+            self.validity[pos].clone()
+        } else {
+            None
+        };
+        let slots = self.slots(pos);
+        let present = self.present();
+        let dense = self
+            .dense
+            .take()
+            .ok_or_else(|| Error::invalid("leaf built twice"))?;
+        leaf(dense, self.physical, t, slots, present.as_ref(), validity)
     }
 
     fn position(&self, node: usize) -> Result<usize> {
@@ -133,27 +163,14 @@ pub fn build(plan: &Plan, field: &Field, columns: &mut [Option<Column>]) -> Resu
             let col = columns[*column]
                 .as_mut()
                 .ok_or_else(|| Error::invalid(format!("column {column} was not decoded")))?;
-            let pos = col.position(*node)?;
-            let validity = if col.reps[pos] == Repetition::Optional {
-                col.validity[pos].clone()
-            } else {
-                None
+            let array = match col.built.take() {
+                Some((n, array)) if n == *node => array,
+                other => {
+                    col.built = other;
+                    col.build_leaf(*node, field.data_type())
+                }
             };
-            let slots = col.slots(pos);
-            let present = col.present();
-            let dense = col
-                .dense
-                .take()
-                .ok_or_else(|| Error::invalid("leaf built twice"))?;
-            leaf(
-                dense,
-                col.physical,
-                field.data_type(),
-                slots,
-                present.as_ref(),
-                validity,
-            )
-            .map_err(|e| e.context(format!("column {:?}", field.name())))
+            array.map_err(|e| e.context(format!("column {:?}", field.name())))
         }
         Plan::Struct { node, children } => {
             let DataType::Struct(fields) = field.data_type() else {
@@ -233,6 +250,39 @@ fn narrow_offsets<O: Offset>(offsets: &[i64]) -> Result<OffsetBuffer<O>> {
     OffsetBuffer::try_new(Buffer::from(out))
 }
 
+/// The item field of a list-shaped `field` (list, large list, fixed-size list, or map: its
+/// entries).
+fn list_item(field: &Field) -> Result<&FieldRef> {
+    match field.data_type() {
+        DataType::List(item)
+        | DataType::LargeList(item)
+        | DataType::FixedSizeList(item, _)
+        | DataType::Map(item, _) => Ok(item),
+        other => Err(Error::invalid(format!("list plan for {other}"))),
+    }
+}
+
+/// The leaf columns that [`build`] turns into arrays for `field` by `plan`: (column, schema
+/// node, Arrow type) each, for [`Column::prebuild`]. Shapes `build` would reject are left out
+/// (it reports them).
+pub fn leaf_targets(plan: &Plan, field: &Field, out: &mut Vec<(usize, usize, DataType)>) {
+    match plan {
+        Plan::Leaf { column, node } => out.push((*column, *node, field.data_type().clone())),
+        Plan::Struct { children, .. } => {
+            if let DataType::Struct(fields) = field.data_type() {
+                for (p, f) in children.iter().zip(fields.iter()) {
+                    leaf_targets(p, f, out);
+                }
+            }
+        }
+        Plan::List { element, .. } => {
+            if let Ok(item) = list_item(field) {
+                leaf_targets(element, item, out);
+            }
+        }
+    }
+}
+
 fn list(
     field: &Field,
     offsets: Buffer<i64>,
@@ -240,39 +290,33 @@ fn list(
     element: impl FnOnce(&Field) -> Result<Array>,
 ) -> Result<Array> {
     let len = offsets.len() - 1;
+    let item = list_item(field)?;
+    let values = element(item)?;
     match field.data_type() {
-        DataType::List(item) => {
-            let values = element(item)?;
-            Ok(GenericListArray::<i32>::try_new(
-                item.clone(),
-                narrow_offsets(&offsets)?,
-                values,
-                validity,
-            )?
-            .into())
-        }
-        DataType::LargeList(item) => {
-            let values = element(item)?;
-            Ok(GenericListArray::<i64>::try_new(
-                item.clone(),
-                narrow_offsets(&offsets)?,
-                values,
-                validity,
-            )?
-            .into())
-        }
-        DataType::FixedSizeList(item, n) => {
-            let values = element(item)?;
+        DataType::List(_) => Ok(GenericListArray::<i32>::try_new(
+            item.clone(),
+            narrow_offsets(&offsets)?,
+            values,
+            validity,
+        )?
+        .into()),
+        DataType::LargeList(_) => Ok(GenericListArray::<i64>::try_new(
+            item.clone(),
+            narrow_offsets(&offsets)?,
+            values,
+            validity,
+        )?
+        .into()),
+        DataType::FixedSizeList(_, n) => {
             let values = pad_null_lists(item, *n, &offsets, validity.as_ref(), values)?;
             Ok(FixedSizeListArray::try_new(item.clone(), *n, len, values, validity)?.into())
         }
-        DataType::Map(entries, sorted) => {
-            let values = element(entries)?;
+        DataType::Map(_, sorted) => {
             let Array::Struct(entries_array) = values else {
                 return Err(Error::invalid("map entries are not a struct"));
             };
             Ok(MapArray::try_new(
-                entries.clone(),
+                item.clone(),
                 *sorted,
                 narrow_offsets(&offsets)?,
                 entries_array,
@@ -558,6 +602,9 @@ fn leaf(
             }
         }
         (Dense::Bytes(sink), t) => bytes_leaf(sink, t, slots, present, validity),
+        (Dense::Decimal128 { data, .. }, t @ D::Decimal128 { .. }) => {
+            primitive::<I128>(t, data, slots, present, validity)
+        }
         (_, t) => Err(Error::not_supported(format!("reading {physical:?} as {t}"))),
     }
 }

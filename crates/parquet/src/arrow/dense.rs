@@ -20,6 +20,15 @@ pub enum Dense {
     },
     /// BYTE_ARRAY: offsets (32-bit while the bytes fit them) and bytes.
     Bytes(FlexOffsets),
+    /// FIXED_LEN_BYTE_ARRAY decimals read as Decimal128: big-endian integers of `from` bytes
+    /// (1 to 16) sign-extended as they are decoded to 16-byte little-endian ones, the layout of
+    /// the Arrow array (no packed copy to widen afterwards).
+    Decimal128 {
+        /// Bytes per value in the file.
+        from: usize,
+        /// The values, 16 bytes each.
+        data: MutableBuffer,
+    },
 }
 
 impl Dense {
@@ -34,12 +43,30 @@ impl Dense {
         })
     }
 
+    /// Values of physical type `physical` read as the Arrow type the `decimal128` flag says:
+    /// [`Dense::Decimal128`] for FIXED_LEN_BYTE_ARRAY decimals of at most 16 bytes read as
+    /// Decimal128, otherwise as [`Dense::new`].
+    pub(super) fn for_target(
+        physical: Type,
+        type_length: usize,
+        decimal128: bool,
+    ) -> Result<Dense> {
+        if decimal128 && physical == Type::FIXED_LEN_BYTE_ARRAY && (1..=16).contains(&type_length) {
+            return Ok(Dense::Decimal128 {
+                from: type_length,
+                data: MutableBuffer::new(),
+            });
+        }
+        Dense::new(physical, type_length)
+    }
+
     /// The number of values.
     pub fn len(&self) -> usize {
         match self {
             Dense::Bool(b) => b.len(),
             Dense::Fixed { width, data } => data.len() / width,
             Dense::Bytes(s) => s.len(),
+            Dense::Decimal128 { data, .. } => data.len() / 16,
         }
     }
 

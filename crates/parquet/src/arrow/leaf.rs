@@ -69,6 +69,9 @@ pub struct ChunkOptions {
     /// Treat the values of data pages v2 as compressed whatever their `is_compressed` says
     /// ([`PageContext::v2_always_compressed`]).
     pub v2_always_compressed: bool,
+    /// The column is read as Decimal128: FIXED_LEN_BYTE_ARRAY decimals are widened as they
+    /// are decoded ([`Dense::Decimal128`]).
+    pub decimal128: bool,
 }
 
 /// The data page being decoded.
@@ -111,6 +114,8 @@ pub struct ColumnStream<'c> {
     carry_rep: Vec<i16>,
     carry_at: usize,
     scratch: Scratch,
+    /// [`ChunkOptions::decimal128`].
+    decimal128: bool,
 }
 
 impl<'c> ColumnStream<'c> {
@@ -142,16 +147,19 @@ impl<'c> ColumnStream<'c> {
             carry_rep: Vec::new(),
             carry_at: 0,
             scratch: Scratch::default(),
+            decimal128: options.decimal128,
         })
     }
 
     /// An empty batch, with room for `records` records of a column without repetition.
     fn empty(&self, records: usize) -> Result<LeafChunk> {
-        let mut dense = Dense::new(self.descr.physical, self.descr.type_length)?;
+        let mut dense =
+            Dense::for_target(self.descr.physical, self.descr.type_length, self.decimal128)?;
         let flat = self.cx.max_rep == 0;
         if flat {
             match &mut dense {
                 Dense::Fixed { width, data } => data.try_reserve(records.saturating_mul(*width))?,
+                Dense::Decimal128 { data, .. } => data.try_reserve(records.saturating_mul(16))?,
                 Dense::Bool(bits) => bits.try_reserve(records)?,
                 Dense::Bytes(FlexOffsets::Narrow(s)) => s.offsets.try_reserve(records * 4 + 4)?,
                 Dense::Bytes(_) => {}
@@ -360,8 +368,9 @@ impl<'c> ColumnStream<'c> {
                     num_values,
                     encoding,
                 } => {
-                    let dict = Dict::decode(self.descr, values, num_values, encoding)
-                        .map_err(|e| at(e.context("dictionary")))?;
+                    let dict =
+                        Dict::decode(self.descr, values, num_values, encoding, self.decimal128)
+                            .map_err(|e| at(e.context("dictionary")))?;
                     self.dict = Some(dict);
                     continue;
                 }

@@ -138,14 +138,17 @@ pub(crate) fn split(leaf: LeafChunk, r: usize, max_def: i16) -> Result<(LeafChun
             (Dense::Bool(a), Dense::Bool(b))
         }
         Dense::Fixed { width, data } => {
-            let bytes = data.as_slice();
-            let mut a = MutableBuffer::with_capacity(v * width);
-            a.extend_from_slice(&bytes[..v * width]);
-            let mut b = MutableBuffer::with_capacity(bytes.len() - v * width);
-            b.extend_from_slice(&bytes[v * width..]);
+            let (a, b) = split_fixed(&data, width, v);
             (
                 Dense::Fixed { width, data: a },
                 Dense::Fixed { width, data: b },
+            )
+        }
+        Dense::Decimal128 { from, data } => {
+            let (a, b) = split_fixed(&data, 16, v);
+            (
+                Dense::Decimal128 { from, data: a },
+                Dense::Decimal128 { from, data: b },
             )
         }
         Dense::Bytes(FlexOffsets::Narrow(s)) => {
@@ -173,6 +176,16 @@ pub(crate) fn split(leaf: LeafChunk, r: usize, max_def: i16) -> Result<(LeafChun
             levels: tail_levels,
         },
     ))
+}
+
+/// The first `v` values of `data` (`width` bytes each) and the rest, copied apart.
+fn split_fixed(data: &MutableBuffer, width: usize, v: usize) -> (MutableBuffer, MutableBuffer) {
+    let bytes = data.as_slice();
+    let mut a = MutableBuffer::with_capacity(v * width);
+    a.extend_from_slice(&bytes[..v * width]);
+    let mut b = MutableBuffer::with_capacity(bytes.len() - v * width);
+    b.extend_from_slice(&bytes[v * width..]);
+    (a, b)
 }
 
 fn split_bits(bits: &MutableBitmap, at: usize) -> (MutableBitmap, MutableBitmap) {

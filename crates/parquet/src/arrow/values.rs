@@ -8,12 +8,12 @@
 use super::dense::{Dense, fixed_width};
 use crate::encoding::byte_array::{self, ByteArraySink, DeltaByteArrayScratch, OffsetsSink};
 use crate::encoding::rle::{RleDecoder, RleState};
-use crate::encoding::{byte_stream_split, delta, dictionary, plain};
+use crate::encoding::{big_endian, byte_stream_split, delta, dictionary, plain};
 use crate::format::{Encoding, Type};
 use crate::levels::validity;
 use crate::schema::ColumnDescriptor;
 use quiver_arrow::buffer::MutableBuffer;
-use quiver_arrow::{Error, Result};
+use quiver_arrow::{Error, I128, Result};
 
 /// Dictionary values up to this long are gathered in one pass, their bytes bounded by the
 /// longest.
@@ -27,6 +27,8 @@ pub(super) enum Dict {
     },
     /// The values, and the longest one's length.
     Bytes(OffsetsSink<i64>, usize),
+    /// Decimals widened to 16-byte little-endian integers, for [`Dense::Decimal128`].
+    Decimal128(MutableBuffer),
 }
 
 impl Dict {
@@ -34,15 +36,18 @@ impl Dict {
         match self {
             Dict::Fixed { width, data } => data.len() / width,
             Dict::Bytes(s, _) => s.len(),
+            Dict::Decimal128(data) => data.len() / 16,
         }
     }
 
-    /// Decodes a dictionary page of `n` values of column `descr`.
+    /// Decodes a dictionary page of `n` values of column `descr`, its decimals widened when
+    /// `decimal128` says the column is read as Decimal128 ([`Dense::for_target`]).
     pub(super) fn decode(
         descr: &ColumnDescriptor,
         values: &[u8],
         n: usize,
         encoding: Encoding,
+        decimal128: bool,
     ) -> Result<Dict> {
         if !matches!(encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY) {
             return Err(Error::not_supported(format!(
@@ -59,12 +64,19 @@ impl Dict {
                 Dict::Bytes(sink, longest as usize)
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
-            t => {
-                let width = fixed_width(t, descr.type_length)?;
-                let mut data = MutableBuffer::new();
-                data.extend_from_slice(plain::fixed(values, width, n)?);
-                Dict::Fixed { width, data }
-            }
+            t => match Dense::for_target(t, descr.type_length, decimal128)? {
+                Dense::Decimal128 { from, .. } => {
+                    let mut data = MutableBuffer::new();
+                    big_endian::extend_i128(plain::fixed(values, from, n)?, from, &mut data)?;
+                    Dict::Decimal128(data)
+                }
+                _ => {
+                    let width = fixed_width(t, descr.type_length)?;
+                    let mut data = MutableBuffer::new();
+                    data.extend_from_slice(plain::fixed(values, width, n)?);
+                    Dict::Fixed { width, data }
+                }
+            },
         })
     }
 }
@@ -266,6 +278,7 @@ fn out_physical(out: &Dense) -> Type {
         Dense::Bool(_) => Type::BOOLEAN,
         Dense::Fixed { .. } => Type::FIXED_LEN_BYTE_ARRAY,
         Dense::Bytes(_) => Type::BYTE_ARRAY,
+        Dense::Decimal128 { .. } => Type::FIXED_LEN_BYTE_ARRAY,
     }
 }
 
@@ -296,6 +309,12 @@ fn take_plain(src: &[u8], at: &mut usize, n: usize, out: &mut Dense) -> Result<(
         Dense::Bytes(sink) => {
             let rest = src.get(*at..).unwrap_or(&[]);
             *at += sink.extend_plain(rest, n)?;
+        }
+        Dense::Decimal128 { from, data } => {
+            let rest = src.get(*at..).unwrap_or(&[]);
+            let values = plain::fixed(rest, *from, n)?;
+            big_endian::extend_i128(values, *from, data)?;
+            *at += values.len();
         }
     }
     Ok(())
@@ -338,6 +357,9 @@ fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Den
                 })
             }
         },
+        (Dense::Decimal128 { data, .. }, Dict::Decimal128(values)) => {
+            dictionary::gather(indices, n, values.typed::<I128>(), data)
+        }
         (Dense::Bytes(sink), Dict::Bytes(values, longest)) => {
             dictionary::for_each_block(indices, n, dict.len(), |idx| {
                 // One pass when the longest value bounds the bytes closely enough (short
@@ -371,6 +393,9 @@ fn copy_range(
     match (src, out) {
         (Dense::Fixed { width, data }, Dense::Fixed { data: out, .. }) => {
             out.extend_from_slice(&data.as_slice()[at * width..(at + n) * width]);
+        }
+        (Dense::Fixed { width, data }, Dense::Decimal128 { from, data: out }) if width == from => {
+            big_endian::extend_i128(&data.as_slice()[at * width..(at + n) * width], *from, out)?;
         }
         (Dense::Bytes(byte_array::FlexOffsets::Wide(s)), Dense::Bytes(out)) => {
             let offsets = &s.offsets.typed::<i64>()[at..=at + n];

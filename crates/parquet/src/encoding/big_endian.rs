@@ -3,6 +3,7 @@
 //! fixed-size load and a shift.
 
 use quiver_arrow::I128;
+use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Result};
 
 /// Sign-extends a big-endian integer of `W` bytes (`1 <= W <= 8`).
@@ -78,6 +79,57 @@ pub fn to_i128_in_place(buf: &mut [u8], width: usize) -> Result<()> {
     Ok(())
 }
 
+fn append<const W: usize>(src: &[u8], out: &mut MutableBuffer, f: fn(&[u8]) -> i128) {
+    out.extend_from_exact_iter(src.chunks_exact(W).map(|b| I128::from_i128(f(b))));
+}
+
+/// Appends to `out` the big-endian integers of `width` bytes (1 to 16) packed in `src`,
+/// sign-extended to 128-bit integers (as [`I128`]): one pass, each value written once. `src`
+/// must hold a whole number of integers.
+///
+/// ```
+/// use quiver_arrow::I128;
+/// use quiver_arrow::buffer::MutableBuffer;
+/// use quiver_parquet::encoding::big_endian::extend_i128;
+/// let mut out = MutableBuffer::new();
+/// extend_i128(&[0x00, 0x01, 0x00, 0xFF, 0xFE, 0x00], 3, &mut out).unwrap();
+/// let v: Vec<i128> = out.typed::<I128>().iter().map(|v| v.to_i128()).collect();
+/// assert_eq!(v, [256, -512]);
+/// ```
+pub fn extend_i128(src: &[u8], width: usize, out: &mut MutableBuffer) -> Result<()> {
+    if width == 0 || src.len() % width != 0 {
+        return Err(Error::invalid(format!(
+            "{} bytes are not a whole number of {width}-byte integers",
+            src.len()
+        )));
+    }
+    out.try_reserve((src.len() / width).saturating_mul(16))?;
+    match width {
+        1 => append::<1>(src, out, small::<1>),
+        2 => append::<2>(src, out, small::<2>),
+        3 => append::<3>(src, out, small::<3>),
+        4 => append::<4>(src, out, small::<4>),
+        5 => append::<5>(src, out, small::<5>),
+        6 => append::<6>(src, out, small::<6>),
+        7 => append::<7>(src, out, small::<7>),
+        8 => append::<8>(src, out, small::<8>),
+        9 => append::<9>(src, out, large::<9>),
+        10 => append::<10>(src, out, large::<10>),
+        11 => append::<11>(src, out, large::<11>),
+        12 => append::<12>(src, out, large::<12>),
+        13 => append::<13>(src, out, large::<13>),
+        14 => append::<14>(src, out, large::<14>),
+        15 => append::<15>(src, out, large::<15>),
+        16 => append::<16>(src, out, large::<16>),
+        w => {
+            return Err(Error::invalid(format!(
+                "big-endian integers of {w} bytes do not fit 128 bits"
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,7 +170,21 @@ mod tests {
                 .map(|v| v.to_i128())
                 .collect();
             assert_eq!(got, want, "width {width}");
+            // Appended after a value already there, and in two parts (a page boundary).
+            let mut out = MutableBuffer::new();
+            out.push(I128::from_i128(42));
+            let cut = 37 * width;
+            extend_i128(&src[..cut], width, &mut out).unwrap();
+            extend_i128(&src[cut..], width, &mut out).unwrap();
+            let got: Vec<i128> = out.typed::<I128>().iter().map(|v| v.to_i128()).collect();
+            assert_eq!(got[0], 42);
+            assert_eq!(&got[1..], &want[..], "width {width}, appended");
         }
+        let mut out = MutableBuffer::new();
+        assert!(extend_i128(&[0; 10], 4, &mut out).is_err());
+        assert!(extend_i128(&[0; 17], 17, &mut out).is_err());
+        assert!(extend_i128(&[], 0, &mut out).is_err());
+        assert!(out.is_empty());
         assert!(to_i128_in_place(&mut [0; 32], 17).is_err());
         assert!(to_i128_in_place(&mut [0; 20], 4).is_err());
     }

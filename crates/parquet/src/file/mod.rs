@@ -25,7 +25,7 @@ use crate::arrow::split;
 use crate::arrow::{ArrowSchema, arrow_schema};
 use crate::codec::Decompressor;
 use crate::metadata::{MAGIC, ParquetMetaData, chunk_byte_range, parse_file, parse_metadata};
-use quiver_arrow::datatype::SchemaRef;
+use quiver_arrow::datatype::{DataType, SchemaRef};
 use quiver_arrow::parallel::ThreadPool;
 use quiver_arrow::{Error, RecordBatch, Result};
 use source::Source;
@@ -224,7 +224,8 @@ impl<'a> FileReader<'a> {
         let mut streams = Vec::with_capacity(plan.len());
         for ((c, range), bytes) in plan.into_iter().zip(fetched) {
             let len = range.end - range.start;
-            streams.push((len, c, self.column_stream(g, c, bytes)?));
+            let target = projection.leaf_targets.get(c).and_then(Option::as_ref);
+            streams.push((len, c, self.column_stream(g, c, bytes, target)?));
         }
         // The largest chunks first, so that threads finish together.
         streams.sort_by_key(|&(len, c, _)| (std::cmp::Reverse(len), c));
@@ -241,12 +242,14 @@ impl<'a> FileReader<'a> {
         format!("row group {g}, column {c} ({path:?})")
     }
 
-    /// The stream of column `c` of row group `g` over its chunk's `bytes`.
+    /// The stream of column `c` of row group `g` over its chunk's `bytes`, decoding its values
+    /// for the leaf array `target` (schema node and Arrow type) when known.
     fn column_stream<'r>(
         &'r self,
         g: usize,
         c: usize,
         bytes: crate::page::ChunkBytes<'r>,
+        target: Option<&(usize, DataType)>,
     ) -> Result<ColumnStream<'r>> {
         let at = || self.column_at(g, c);
         let chunk = self.meta.column_chunk(g, c).map_err(|e| e.context(at()))?;
@@ -257,6 +260,7 @@ impl<'a> FileReader<'a> {
         let options = ChunkOptions {
             verify_crc: self.options.verify_crc,
             v2_always_compressed: self.v2_always_compressed,
+            decimal128: matches!(target, Some((_, DataType::Decimal128 { .. }))),
         };
         let descr = &self.meta.schema_descr().columns()[c];
         ColumnStream::new(bytes, meta, descr, options).map_err(|e| e.context(at()))
@@ -374,9 +378,12 @@ impl<'a> FileReader<'a> {
             leaves,
             || {
                 move |(c, leaf): (usize, LeafChunk)| {
-                    Column::new(schema, c, leaf)
-                        .map(|col| (c, col))
-                        .map_err(|e| e.context(self.column_at(g, c)))
+                    let mut col = Column::new(schema, c, leaf)
+                        .map_err(|e| e.context(self.column_at(g, c)))?;
+                    if let Some(Some((node, t))) = projection.leaf_targets.get(c) {
+                        col.prebuild(*node, t);
+                    }
+                    Ok::<_, Error>((c, col))
                 }
             },
             || {},

@@ -4,6 +4,7 @@
 //! and the leaf columns they need.
 
 use super::FileReader;
+use crate::arrow::build::leaf_targets;
 use crate::arrow::plan::Plan;
 use quiver_arrow::datatype::{DataType, Field, FieldRef, Fields, Schema, SchemaRef};
 use quiver_arrow::{Error, Result};
@@ -18,6 +19,9 @@ pub(crate) struct Projection {
     pub(super) schema: SchemaRef,
     /// Whether a row-number column follows the fields.
     pub(super) row_number: bool,
+    /// Per leaf column of the file: the schema node and Arrow type its array is built as
+    /// (`None` for columns not projected), so that decoding threads build leaf arrays ahead.
+    pub(super) leaf_targets: Vec<Option<(usize, DataType)>>,
 }
 
 impl Projection {
@@ -61,6 +65,16 @@ impl FileReader<'_> {
         }
         columns.sort_unstable();
         columns.dedup();
+        let mut targets = Vec::new();
+        for (plan, field) in &items {
+            leaf_targets(plan, field, &mut targets);
+        }
+        let mut leaf_targets = vec![None; self.meta.schema_descr().columns().len()];
+        for (column, node, t) in targets {
+            if let Some(slot) = leaf_targets.get_mut(column) {
+                *slot = Some((node, t));
+            }
+        }
         let schema = if whole_schema && row_number.is_none() {
             self.schema_ref.clone()
         } else {
@@ -75,6 +89,7 @@ impl FileReader<'_> {
             columns,
             schema,
             row_number: row_number.is_some(),
+            leaf_targets,
         }
     }
 

@@ -19,13 +19,19 @@ use quiver_arrow::{Error, I128, Result};
 /// longest.
 const SHORT: usize = 64;
 
+/// Zero bytes after the values of a [`Dict::Bytes`] (at least the 64 that a gather of short
+/// values may read past a value's start).
+const DICT_PADDING: usize = 64;
+
 /// The dictionary of a column chunk, decoded once.
 pub(super) enum Dict {
     Fixed {
         width: usize,
         data: MutableBuffer,
     },
-    /// The values, and the longest one's length.
+    /// The values, and the longest one's length. The values' buffer ends with
+    /// [`DICT_PADDING`] zero bytes past the last value, so that every value, the last ones of
+    /// a tiny dictionary included, can be copied as whole 16-byte words when gathered.
     Bytes(OffsetsSink<i64>, usize),
     /// Decimals widened to 16-byte little-endian integers, for [`Dense::Decimal128`].
     Decimal128(MutableBuffer),
@@ -61,6 +67,7 @@ impl Dict {
                 sink.extend_plain(values, n)?;
                 let offsets = sink.offsets.typed::<i64>();
                 let longest = offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+                sink.values.extend_zeros(DICT_PADDING);
                 Dict::Bytes(sink, longest as usize)
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),

@@ -269,33 +269,33 @@ impl<O: Offset> OffsetsSink<O> {
         let bytes = dict.values.as_slice();
         // 32 bytes of slack, so that the last value may be copied as a whole block too.
         self.values.try_reserve(total + 32)?;
-        // The offsets are zero-extended (free in fresh capacity) and written in place.
+        // Each end offset is written once, straight into the offsets' capacity.
         let first = self.offsets.len();
-        self.offsets
-            .try_reserve(idx.len() * std::mem::size_of::<O>())?;
-        self.offsets
-            .resize(first + idx.len() * std::mem::size_of::<O>());
-        let ends: &mut [O] = bytemuck::cast_slice_mut(&mut self.offsets.as_mut_slice()[first..]);
         let dst = self.values.spare_capacity_mut().as_mut_ptr().cast::<u8>();
         let mut end = 0;
-        for (&i, o) in idx.iter().zip(ends) {
+        let mut exceeded = false;
+        self.offsets.extend_from_exact_iter(idx.iter().map(|&i| {
             let i = i as usize;
             // Every index is below `dict.len()` (`gathered_len` checked, or the caller of
             // `extend_gather_bounded`), and a dictionary's offsets rise within its bytes (built
             // by this sink).
             let (start, stop) = (offsets[i] as usize, offsets[i + 1] as usize);
             let value = &bytes[start..stop];
-            if end + value.len() > total {
-                self.offsets.truncate(first);
-                return Err(Error::invalid("gathered values exceed their total"));
+            if end + value.len() <= total && !exceeded {
+                // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end`
+                // has room for `value.len() + 32` (`end + len <= total`, checked above, and 32
+                // bytes of slack were reserved); distinct allocations.
+                unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
+                end += value.len();
+            } else {
+                exceeded = true;
             }
-            // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end` has
-            // room for `value.len() + 32` (`end + len <= total`, checked above, and 32 bytes of
-            // slack were reserved); distinct allocations.
-            unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
-            end += value.len();
             // ok: `base + end <= base + total`, checked above to fit `O`.
-            *o = O::from_usize(base + end).unwrap_or(O::ZERO);
+            O::from_usize(base + end).unwrap_or(O::ZERO)
+        }));
+        if exceeded {
+            self.offsets.truncate(first);
+            return Err(Error::invalid("gathered values exceed their total"));
         }
         // SAFETY: the loop wrote `end` bytes after `base`, inside the reserved capacity.
         unsafe { self.values.set_len(base + end) };

@@ -75,15 +75,9 @@ pub fn gather<T: bytemuck::Pod>(
     let size = std::mem::size_of::<T>();
     out.try_reserve(n.saturating_mul(size))?;
     for_each_block(decoder, n, dict.len(), |idx| {
-        // Zero-extended (free in fresh capacity), then each value written once in place.
-        let start = out.len();
-        out.resize(start + idx.len() * size);
-        let slots = &mut out.as_mut_slice()[start..];
-        let slots: &mut [T] = bytemuck::cast_slice_mut(slots);
-        for (o, &i) in slots.iter_mut().zip(idx) {
-            // ok: every index was checked against `dict.len()` by `for_each_block`.
-            *o = dict[i as usize];
-        }
+        // Each value written once, straight into the capacity.
+        // ok: every index was checked against `dict.len()` by `for_each_block`.
+        out.extend_from_exact_iter(idx.iter().map(|&i| dict[i as usize]));
         Ok(())
     })
 }

@@ -270,15 +270,15 @@ impl<'a> RleDecoder<'a> {
         let w = self.width as usize;
         let mut pos = self.packed_pos;
         let mut done = 0;
+        // The stream from the run's start: the unpacking reads groups in place where a whole
+        // window of bytes follows them, and the run's last groups usually have the next runs'
+        // bytes after them (only values of the run are kept: `out` holds at most `packed_left`).
+        let packed = self.data.get(self.packed_start..).unwrap_or(&[]);
         // A group entered mid-way, and the last partial group, go through one group of scratch.
         let mut group = [0u32; 8];
         if pos % 8 != 0 {
             let g = pos / 8;
-            unpack32(
-                self.packed.get(g * w..).unwrap_or(&[]),
-                self.width,
-                &mut group,
-            );
+            unpack32(packed.get(g * w..).unwrap_or(&[]), self.width, &mut group);
             let k = (8 - pos % 8).min(out.len());
             out[..k].copy_from_slice(&group[pos % 8..pos % 8 + k]);
             done += k;
@@ -286,13 +286,13 @@ impl<'a> RleDecoder<'a> {
         }
         let whole = (out.len() - done) / 8 * 8;
         if whole > 0 {
-            let src = self.packed.get(pos / 8 * w..).unwrap_or(&[]);
+            let src = packed.get(pos / 8 * w..).unwrap_or(&[]);
             unpack32(src, self.width, &mut out[done..done + whole]);
             done += whole;
             pos += whole;
         }
         if done < out.len() {
-            let src = self.packed.get(pos / 8 * w..).unwrap_or(&[]);
+            let src = packed.get(pos / 8 * w..).unwrap_or(&[]);
             unpack32(src, self.width, &mut group);
             let k = out.len() - done;
             out[done..].copy_from_slice(&group[..k]);

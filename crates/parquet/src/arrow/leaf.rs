@@ -13,7 +13,7 @@ pub use super::dense::Dense;
 use super::page_state::{At, LevelCursor, span};
 use super::values::{Dict, PageValues, Scratch};
 use crate::codec::Decompressor;
-use crate::encoding::byte_array::FlexOffsets;
+use crate::encoding::byte_array::{ByteArraySink, FlexOffsets};
 use crate::format::{ColumnMetaData, Encoding};
 use crate::levels::LevelEncoding;
 use crate::page::{ChunkBytes, Page, PageContext, PageCursor, PageReader, StoredPage, decode_page};
@@ -116,6 +116,9 @@ pub struct ColumnStream<'c> {
     scratch: Scratch,
     /// [`ChunkOptions::decimal128`].
     decimal128: bool,
+    /// The previous batch's records, values and value bytes (byte arrays): the room the next
+    /// batch reserves where the records alone do not say it (repeated columns, byte arrays).
+    last: (usize, usize, usize),
 }
 
 impl<'c> ColumnStream<'c> {
@@ -148,6 +151,7 @@ impl<'c> ColumnStream<'c> {
             carry_at: 0,
             scratch: Scratch::default(),
             decimal128: options.decimal128,
+            last: (0, 0, 0),
         })
     }
 
@@ -163,6 +167,30 @@ impl<'c> ColumnStream<'c> {
                 Dense::Bool(bits) => bits.try_reserve(records)?,
                 Dense::Bytes(FlexOffsets::Narrow(s)) => s.offsets.try_reserve(records * 4 + 4)?,
                 Dense::Bytes(_) => {}
+            }
+        }
+        // As many values and value bytes per record as the previous batch had, an eighth more:
+        // the buffers are not grown (and copied) batch after batch. Only capacity: pages never
+        // written are never faulted in.
+        let (last_records, last_values, last_bytes) = self.last;
+        if last_records > 0 {
+            let like_last = |n: usize| {
+                let n = n.saturating_mul(records) / last_records;
+                n.saturating_add(n / 8)
+            };
+            match &mut dense {
+                Dense::Fixed { width, data } if !flat => {
+                    data.try_reserve(like_last(last_values).saturating_mul(*width))?
+                }
+                Dense::Decimal128 { data, .. } if !flat => {
+                    data.try_reserve(like_last(last_values).saturating_mul(16))?
+                }
+                Dense::Bytes(sink) => {
+                    // Bounded far below 2 GiB, where the sink would move to 64-bit offsets.
+                    let values = if flat { 0 } else { like_last(last_values) };
+                    sink.reserve(values, like_last(last_bytes).min(1 << 30))?
+                }
+                _ => {}
             }
         }
         let levels = match (self.cx.max_rep, self.cx.max_def) {
@@ -189,6 +217,12 @@ impl<'c> ColumnStream<'c> {
         } else {
             self.repeated(records, &mut out, decompressor)?
         };
+        let bytes = match &out.dense {
+            Dense::Bytes(FlexOffsets::Narrow(s)) => s.values.len(),
+            Dense::Bytes(FlexOffsets::Wide(s)) => s.values.len(),
+            _ => 0,
+        };
+        self.last = (got, out.dense.len(), bytes);
         Ok((out, got))
     }
 

@@ -27,16 +27,8 @@ fn chunk(offset: i64, size: i64) -> ColumnChunk<'static> {
             num_values: 1,
             total_uncompressed_size: size,
             total_compressed_size: size,
-            key_value_metadata: None,
             data_page_offset: offset,
-            index_page_offset: None,
-            dictionary_page_offset: None,
-            statistics: None,
-            encoding_stats: None,
-            bloom_filter_offset: None,
-            bloom_filter_length: None,
-            size_statistics: None,
-            geospatial_statistics: None,
+            ..ColumnMetaData::empty()
         }),
         ..Default::default()
     }

@@ -154,7 +154,7 @@ fn set<T>(slot: &mut T, v: Option<T>, seen: &mut u32, id: i16) {
 
 impl<'a> ColumnMetaData<'a> {
     /// A placeholder with every field empty, that [`Self::read_into`] fills.
-    pub(super) fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         ColumnMetaData {
             type_: Type::BOOLEAN,
             encodings: ThriftList::default(),

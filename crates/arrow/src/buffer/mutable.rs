@@ -601,6 +601,34 @@ mod tests {
         assert_eq!(frozen.as_ptr() as usize % ALIGNMENT, 0);
     }
 
+    /// Maps freed by dropped buffers are reused: a buffer that asks for zeros gets zeros, not
+    /// the bytes of the buffer before it, and zero-extension past written bytes writes zeros.
+    #[test]
+    fn reused_maps_read_as_zero_when_zeros_are_asked() {
+        for round in 0..20usize {
+            let len = (1 << 20) + round * 40_000;
+            let mut dirty = MutableBuffer::with_capacity(len);
+            dirty.extend_from_slice(&vec![0xFFu8; len]);
+            drop(dirty);
+            let z = MutableBuffer::zeroed(len);
+            assert!(z.as_slice().iter().all(|&x| x == 0), "round {round}");
+            drop(z);
+            let mut dirty = MutableBuffer::with_capacity(len);
+            dirty.extend_from_slice(&vec![0xEEu8; len]);
+            drop(dirty);
+            let mut b = MutableBuffer::with_capacity(len);
+            b.extend_from_slice(&[7u8; 1000]);
+            b.extend_zeros(len - 1000);
+            assert!(b.as_slice()[..1000].iter().all(|&x| x == 7));
+            assert!(
+                b.as_slice()[1000..].iter().all(|&x| x == 0),
+                "round {round}"
+            );
+        }
+        #[cfg(target_os = "linux")]
+        assert!(super::super::alloc::map_cache_bytes() <= 16 << 20);
+    }
+
     #[cfg(target_os = "linux")]
     #[test]
     fn maps_past_the_huge_page_size_keep_growing_in_place() {

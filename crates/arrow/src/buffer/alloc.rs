@@ -215,6 +215,45 @@ impl Allocation {
     }
 }
 
+impl Allocation {
+    /// Faults in the pages of `[from, to)` (clipped to the capacity) ahead of writing them:
+    /// one system call instead of a page fault per 4 KiB page (about a quarter less time per
+    /// fresh page here). For a map, only the part from `zero_from` on (its pages never
+    /// written) is asked for; heap memory may be fresh or not, and pages already present cost
+    /// only a look. Contents are unchanged; advisory (ignored by kernels before 5.14).
+    pub(super) fn prefault(&self, from: usize, to: usize, zero_from: usize) {
+        #[cfg(target_os = "linux")]
+        {
+            let from = if self.mapped {
+                from.max(zero_from)
+            } else {
+                from
+            };
+            let to = to.min(self.cap);
+            if from >= to {
+                return;
+            }
+            // Whole pages from the one holding `from`: the bytes before `from` in it (this
+            // allocation's or, on the heap, a neighbour's) are left as they are.
+            let page = page_size();
+            let start = (self.ptr() as usize + from) & !(page - 1);
+            let end = self.ptr() as usize + to;
+            // SAFETY: `[start, end)` lies in pages of this process's private anonymous memory
+            // that hold part of this allocation (`start` is the page holding byte `from`,
+            // `end` is within the capacity); MADV_POPULATE_WRITE only makes those pages
+            // present and writable, as a write to each would, without changing any byte.
+            unsafe {
+                libc::madvise(
+                    start as *mut libc::c_void,
+                    end - start,
+                    libc::MADV_POPULATE_WRITE,
+                );
+            }
+        }
+        let _ = (from, to, zero_from);
+    }
+}
+
 impl Drop for Allocation {
     fn drop(&mut self) {
         if self.cap == 0 {

@@ -18,6 +18,10 @@ use bytes::Bytes;
 use std::mem::MaybeUninit;
 
 /// `bytes` rounded up to whole 64-byte blocks, `None` on overflow.
+/// Smallest room [`MutableBuffer::try_reserve_to_fill`] faults in ahead (a system call costs
+/// about what faulting a few pages does).
+const PREFAULT_MIN: usize = 64 << 10;
+
 fn round_up(bytes: usize) -> Option<usize> {
     bytes.checked_next_multiple_of(ALIGNMENT)
 }
@@ -164,6 +168,28 @@ impl MutableBuffer {
                     Error::invalid(format!("cannot allocate a buffer of {bytes} bytes"))
                 }
             })?;
+        }
+        Ok(())
+    }
+
+    /// [`MutableBuffer::try_reserve`] for `additional` bytes the caller is about to write all
+    /// of: the pages of that room are faulted in at once (one system call), rather than one
+    /// by one as they are first written (about a quarter less time per page here). Only for
+    /// room that will be written: prefaulted pages are resident.
+    ///
+    /// ```
+    /// use quiver_arrow::buffer::MutableBuffer;
+    /// let mut b = MutableBuffer::new();
+    /// b.try_reserve_to_fill(1 << 20).unwrap();
+    /// b.extend_from_slice(&[7u8; 1 << 20]);
+    /// assert!(b.as_slice().iter().all(|&x| x == 7));
+    /// ```
+    #[inline]
+    pub fn try_reserve_to_fill(&mut self, additional: usize) -> Result<()> {
+        self.try_reserve(additional)?;
+        if additional >= PREFAULT_MIN {
+            self.alloc
+                .prefault(self.len, self.len + additional, self.zero_from);
         }
         Ok(())
     }
@@ -627,6 +653,26 @@ mod tests {
         }
         #[cfg(target_os = "linux")]
         assert!(super::super::alloc::map_cache_bytes() <= 16 << 20);
+    }
+
+    /// Faulting in room ahead keeps the bytes written before it (the first page it touches
+    /// may hold some) and the zeros after them.
+    #[test]
+    fn room_faulted_in_ahead_keeps_bytes_and_zeros() {
+        for written in [0usize, 1, 5000, 4096, 300_000] {
+            let pattern: Vec<u8> = (0..written).map(|i| (i % 249 + 1) as u8).collect();
+            let mut b = MutableBuffer::with_capacity(1 << 20);
+            b.extend_from_slice(&pattern);
+            b.try_reserve_to_fill(600_000).unwrap();
+            assert_eq!(b.as_slice(), &pattern[..]);
+            b.extend_zeros(600_000);
+            assert!(b.as_slice()[written..].iter().all(|&x| x == 0));
+            // Past the capacity: the buffer grows first.
+            b.try_reserve_to_fill(3 << 20).unwrap();
+            b.extend_from_slice(&vec![9u8; 3 << 20]);
+            assert_eq!(&b.as_slice()[..written], &pattern[..]);
+            assert!(b.as_slice()[written + 600_000..].iter().all(|&x| x == 9));
+        }
     }
 
     #[cfg(target_os = "linux")]

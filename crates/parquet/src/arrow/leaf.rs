@@ -515,7 +515,7 @@ fn straight(
     }
     crate::page::check_crc(stored, cx)?;
     let start = data.len();
-    data.try_reserve(b.uncompressed)?;
+    data.try_reserve_to_fill(b.uncompressed)?;
     // Zeros in fresh capacity cost no writes; the codec overwrites them.
     data.resize(start + b.uncompressed);
     if let Err(e) = b.decompress_into(cx, dec, &mut data.as_mut_slice()[start..]) {

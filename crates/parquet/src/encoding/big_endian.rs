@@ -103,7 +103,7 @@ pub fn extend_i128(src: &[u8], width: usize, out: &mut MutableBuffer) -> Result<
             src.len()
         )));
     }
-    out.try_reserve((src.len() / width).saturating_mul(16))?;
+    out.try_reserve_to_fill((src.len() / width).saturating_mul(16))?;
     match width {
         1 => append::<1>(src, out, small::<1>),
         2 => append::<2>(src, out, small::<2>),

@@ -73,7 +73,7 @@ pub fn gather<T: bytemuck::Pod>(
     out: &mut MutableBuffer,
 ) -> Result<()> {
     let size = std::mem::size_of::<T>();
-    out.try_reserve(n.saturating_mul(size))?;
+    out.try_reserve_to_fill(n.saturating_mul(size))?;
     for_each_block(decoder, n, dict.len(), |idx| {
         // Each value written once, straight into the capacity.
         // ok: every index was checked against `dict.len()` by `for_each_block`.

@@ -325,13 +325,18 @@ impl MapCache {
             return Err(ptr);
         }
         let mut maps = self.lock();
-        let held: usize = maps.iter().map(|&(_, c)| c).sum();
-        if held + cap > MAP_CACHE_BYTES {
+        if held(&maps) + cap > MAP_CACHE_BYTES {
             return Err(ptr);
         }
         maps.push((ptr.as_ptr() as usize, cap));
         Ok(())
     }
+}
+
+/// Bytes of the cached maps `maps` (start, size).
+#[cfg(target_os = "linux")]
+fn held(maps: &[(usize, usize)]) -> usize {
+    maps.iter().map(|&(_, c)| c).sum()
 }
 
 /// The system's page size (4 KiB unless the system says otherwise).
@@ -384,7 +389,7 @@ fn advise_huge_map(ptr: *mut u8, len: usize) {
 /// Bytes of freed maps held for reuse (tests).
 #[cfg(all(test, target_os = "linux"))]
 pub(super) fn map_cache_bytes() -> usize {
-    MAP_CACHE.lock().iter().map(|&(_, c)| c).sum()
+    held(&MAP_CACHE.lock())
 }
 
 #[cfg(test)]

@@ -17,11 +17,11 @@ use crate::error::{Error, Result};
 use bytes::Bytes;
 use std::mem::MaybeUninit;
 
-/// `bytes` rounded up to whole 64-byte blocks, `None` on overflow.
 /// Smallest room [`MutableBuffer::try_reserve_to_fill`] faults in ahead (a system call costs
 /// about what faulting a few pages does).
 const PREFAULT_MIN: usize = 64 << 10;
 
+/// `bytes` rounded up to whole 64-byte blocks, `None` on overflow.
 fn round_up(bytes: usize) -> Option<usize> {
     bytes.checked_next_multiple_of(ALIGNMENT)
 }

@@ -218,8 +218,7 @@ impl<'c> ColumnStream<'c> {
             self.repeated(records, &mut out, decompressor)?
         };
         let bytes = match &out.dense {
-            Dense::Bytes(FlexOffsets::Narrow(s)) => s.values.len(),
-            Dense::Bytes(FlexOffsets::Wide(s)) => s.values.len(),
+            Dense::Bytes(s) => s.value_bytes(),
             _ => 0,
         };
         self.last = (got, out.dense.len(), bytes);

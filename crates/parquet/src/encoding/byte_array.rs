@@ -351,6 +351,14 @@ impl FlexOffsets {
         self.len() == 0
     }
 
+    /// Bytes of the values appended.
+    pub fn value_bytes(&self) -> usize {
+        match self {
+            FlexOffsets::Narrow(s) => s.values.len(),
+            FlexOffsets::Wide(s) => s.values.len(),
+        }
+    }
+
     /// The values with 64-bit offsets (widened if they were 32-bit).
     pub fn into_wide(self) -> OffsetsSink<i64> {
         match self {

@@ -89,7 +89,7 @@ impl Writer {
         to: crate::format::Format,
     ) -> Result<Writer> {
         let sorter = Sorter::new(schema, &args.sort_by)?;
-        let output = Output::create(path)?;
+        let mut output = Output::create(path)?;
         let sink = Sink::create(to, output.writer()?, schema, args, path).map_err(|e| {
             if e.downcast_ref::<crate::UsageError>().is_some() {
                 e

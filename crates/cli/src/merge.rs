@@ -119,7 +119,7 @@ pub fn merge_into(
         })
         .collect();
     let out = Output::create(output)?;
-    let mut sink = FileSink::new(out.file()?).writing_back(sync);
+    let mut sink = FileSink::new(out.file()?).syncing_ahead(sync)?;
     let report = merge(&list, &mut sink, opts).with_context(|| out.label().to_string())?;
     sink.into_file()?;
     out.commit_with(sync)?;
@@ -209,9 +209,9 @@ fn run_ipc(
         .iter()
         .map(|(name, _, b)| quiver_ipc::merge::MergeInput::new(name.clone(), b.clone()))
         .collect();
-    let out = Output::create(&a.output)?;
+    let mut out = Output::create(&a.output)?;
     let opts = quiver_ipc::merge::MergeOptions::new().with_full_validation(a.merge.verify);
-    let (mut w, r) = quiver_ipc::merge::merge(&list, out.writer()?, &opts)
+    let (mut w, r) = quiver_ipc::merge::merge(&list, out.writer_syncing(!a.no_sync)?, &opts)
         .with_context(|| out.label().to_string())?;
     w.flush()?;
     drop(w);

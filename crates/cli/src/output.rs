@@ -11,10 +11,11 @@
 //! goes; the idle time spares a live writer on another machine sharing the directory).
 
 use anyhow::{Context, Result};
-use quiver_ipc::write::PreallocatedFile;
+use quiver_ipc::write::{PreallocatedFile, SyncAhead};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 use tempfile::NamedTempFile;
 
@@ -36,6 +37,8 @@ pub struct Output {
 enum Target {
     Stdout,
     File {
+        /// Syncing the file as it is written ([`Output::writer_syncing`]).
+        syncer: Option<Arc<SyncAhead>>,
         // Declared before the registration: dropped (the file removed) first.
         tmp: NamedTempFile,
         registration: crate::interrupt::Registration,
@@ -62,6 +65,7 @@ impl Output {
         Ok(Output {
             label,
             target: Target::File {
+                syncer: None,
                 tmp,
                 registration,
                 path: path.to_path_buf(),
@@ -74,14 +78,28 @@ impl Output {
         &self.label
     }
 
-    /// A buffered writer for the data.
-    pub fn writer(&self) -> Result<Box<dyn Write + Send>> {
-        Ok(match &self.target {
+    /// A buffered writer for the data, for an output committed with a sync
+    /// ([`Output::commit`]).
+    pub fn writer(&mut self) -> Result<Box<dyn Write + Send>> {
+        self.writer_syncing(true)
+    }
+
+    /// A buffered writer for the data. With `sync` (the output will be committed with a
+    /// sync), a thread syncs the file to disk as it is written ([`SyncAhead`]), so that the
+    /// commit's sync has little left to wait for.
+    pub fn writer_syncing(&mut self, sync: bool) -> Result<Box<dyn Write + Send>> {
+        Ok(match &mut self.target {
             Target::Stdout => Box::new(BufWriter::with_capacity(1 << 20, io::stdout())),
-            Target::File { tmp, .. } => {
+            Target::File { tmp, syncer, .. } => {
                 let f: File = tmp.as_file().try_clone()?;
                 // Disk space is reserved ahead of the data (and the rest released on drop).
-                Box::new(BufWriter::with_capacity(1 << 20, PreallocatedFile::new(f)))
+                let mut file = PreallocatedFile::new(f);
+                if sync {
+                    let s = Arc::new(SyncAhead::new(tmp.as_file())?);
+                    file = file.syncing_ahead(s.clone());
+                    *syncer = Some(s);
+                }
+                Box::new(BufWriter::with_capacity(1 << 20, file))
             }
         })
     }
@@ -109,11 +127,17 @@ impl Output {
         match self.target {
             Target::Stdout => Ok(()),
             Target::File {
+                syncer,
                 tmp,
                 registration,
                 path,
             } => {
                 let label = self.label;
+                if let Some(s) = syncer {
+                    // A failed sync along the way is not reported again by the last one.
+                    s.finish()
+                        .with_context(|| format!("{label}: cannot write output"))?;
+                }
                 if sync {
                     tmp.as_file()
                         .sync_all()
@@ -243,18 +267,38 @@ mod tests {
     fn commit_renames_and_drop_removes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let out = Output::create(&path).unwrap();
+        let mut out = Output::create(&path).unwrap();
         out.writer().unwrap().write_all(b"a\n1\n").unwrap();
         assert!(!path.exists());
         out.commit().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"a\n1\n");
 
         let other = dir.path().join("never.csv");
-        let out = Output::create(&other).unwrap();
+        let mut out = Output::create(&other).unwrap();
         out.writer().unwrap().write_all(b"partial").unwrap();
         drop(out);
         assert!(!other.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn an_output_synced_while_written_commits_every_byte() {
+        // More than one sync step (16 MiB), so the syncing thread syncs along the way.
+        let data: Vec<u8> = (0..20u32 << 20).map(|i| (i % 253) as u8).collect();
+        for sync in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("big.bin");
+            let mut out = Output::create(&path).unwrap();
+            let mut w = out.writer_syncing(sync).unwrap();
+            for part in data.chunks(3 << 20) {
+                w.write_all(part).unwrap();
+            }
+            w.flush().unwrap();
+            drop(w);
+            out.commit_with(sync).unwrap();
+            assert!(std::fs::read(&path).unwrap() == data, "sync {sync}");
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        }
     }
 
     #[test]

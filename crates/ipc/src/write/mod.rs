@@ -10,7 +10,8 @@
 //! - [`DictionaryTracker`]: which dictionaries a reader has seen; decides, per batch, between
 //!   nothing, a delta and a replacement (an error in the file format).
 //! - [`StreamWriter`] and [`FileWriter`] over `std::io::Write`; [`PreallocatedFile`] is the
-//!   fast `Write` for a file on disk.
+//!   fast `Write` for a file on disk, and [`SyncAhead`] syncs a file that must end up durable
+//!   while it is written.
 //!
 //! ```
 //! use quiver_arrow::{Array, DataType, Field, PrimitiveArray, RecordBatch, Schema};
@@ -33,6 +34,7 @@ mod file;
 mod normalize;
 mod preallocate;
 mod stream;
+mod sync_ahead;
 
 pub(crate) use body::RawBatch;
 pub use body::{BufferSpec, EncodedBatch, FieldNode};
@@ -41,6 +43,7 @@ pub use encode::{encode_arrays, encode_record_batch};
 pub use file::FileWriter;
 pub use preallocate::PreallocatedFile;
 pub use stream::StreamWriter;
+pub use sync_ahead::{SYNC_STEP, SyncAhead};
 
 use crate::compression::Codec;
 use crate::schema::IpcSchema;

@@ -7,8 +7,10 @@
 //! (0.25 s → 0.19 s for 1 GB from memory). What is reserved and not written is released when
 //! the sink is finished or dropped.
 
+use super::SyncAhead;
 use std::fs::File;
 use std::io::{self, Seek, Write};
+use std::sync::Arc;
 
 /// Smallest reservation step.
 #[cfg(target_os = "linux")]
@@ -41,6 +43,8 @@ pub struct PreallocatedFile {
     reserved: u64,
     /// False once a reservation failed (or off Linux).
     reserving: bool,
+    /// Told how far the file was written ([`PreallocatedFile::syncing_ahead`]).
+    syncer: Option<Arc<SyncAhead>>,
 }
 
 impl PreallocatedFile {
@@ -53,7 +57,16 @@ impl PreallocatedFile {
             pos: pos.unwrap_or(0),
             reserved: pos.unwrap_or(0),
             reserving: cfg!(target_os = "linux") && pos.is_some(),
+            syncer: None,
         }
+    }
+
+    /// Tells `syncer` (started on the same file) how far the file was written after each
+    /// write, so that it syncs the file while it is being written: for a file that is synced
+    /// when complete.
+    pub fn syncing_ahead(mut self, syncer: Arc<SyncAhead>) -> Self {
+        self.syncer = Some(syncer);
+        self
     }
 
     /// Releases the space reserved beyond what was written and returns the file.
@@ -117,6 +130,9 @@ impl Write for PreallocatedFile {
         self.reserve(buf.len() as u64);
         let n = self.file().write(buf)?;
         self.pos += n as u64;
+        if let Some(s) = &self.syncer {
+            s.wrote(self.pos);
+        }
         Ok(n)
     }
 

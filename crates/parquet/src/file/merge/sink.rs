@@ -8,6 +8,7 @@
 //! input without a `File` (bytes in memory) is written from its bytes.
 
 use quiver_arrow::{Error, Result};
+use quiver_ipc::write::SyncAhead;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 
@@ -44,15 +45,9 @@ pub struct FileSink {
     out: BufWriter<File>,
     /// Bytes handed to the sink.
     written: u64,
-    /// Start disk writes of what is written as the merge goes ([`Self::writing_back`]).
-    write_back: bool,
-    /// Bytes whose disk writes were started.
-    started: u64,
+    /// Syncs the file as it is written ([`Self::syncing_ahead`]).
+    syncer: Option<SyncAhead>,
 }
-
-/// How many bytes written [`FileSink::writing_back`] lets gather before starting their disk
-/// writes.
-const WRITE_BACK_STEP: u64 = 16 << 20;
 
 impl FileSink {
     /// A sink appending to `file` (positioned where the merge starts writing).
@@ -60,58 +55,36 @@ impl FileSink {
         FileSink {
             out: BufWriter::with_capacity(1 << 20, file),
             written: 0,
-            write_back: false,
-            started: 0,
+            syncer: None,
         }
     }
 
-    /// With `on`, the sink starts the disk writes of every 16 MiB it has written (Linux's
-    /// `sync_file_range(SYNC_FILE_RANGE_WRITE)`, which does not wait for them), for a file
-    /// that will be synced when complete: the disk then writes while the merge goes on, and
-    /// the final sync waits only for the last part. Without a sync to come it would only
-    /// spend the merge's time on work the kernel does later anyway.
-    pub fn writing_back(mut self, on: bool) -> FileSink {
-        self.write_back = on;
-        self
+    /// With `on`, a thread syncs the file to disk each time another
+    /// [`quiver_ipc::write::SYNC_STEP`] bytes reached it ([`SyncAhead`]), for a file that
+    /// will be synced when complete: the disk then persists the file while the merge goes
+    /// on, and the final sync waits only for the last part. Without a sync to come it would
+    /// only spend the disk's time on what the kernel writes later anyway.
+    pub fn syncing_ahead(mut self, on: bool) -> Result<FileSink> {
+        self.syncer = match on {
+            true => Some(SyncAhead::new(self.out.get_ref()).map_err(io_error)?),
+            false => None,
+        };
+        Ok(self)
     }
 
-    /// Starts the disk writes of what reached the file since the last start, once it is
-    /// [`WRITE_BACK_STEP`] bytes or more.
-    fn write_back(&mut self) {
-        if !self.write_back {
-            return;
+    /// Tells the syncing thread how much reached the file.
+    fn report(&self) {
+        if let Some(s) = &self.syncer {
+            s.wrote(self.written - self.out.buffer().len() as u64);
         }
-        let in_file = self.written - self.out.buffer().len() as u64;
-        if in_file < self.started + WRITE_BACK_STEP {
-            return;
-        }
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            let (Ok(from), Ok(len)) = (
-                i64::try_from(self.started),
-                i64::try_from(in_file - self.started),
-            ) else {
-                return;
-            };
-            // SAFETY: the call reads no memory of this process; the descriptor is the
-            // output's, open for as long as `self.out`. Its result is advice only: an error
-            // (a file system without the call) changes nothing, and the final sync reports
-            // any failure to write.
-            unsafe {
-                libc::sync_file_range(
-                    self.out.get_ref().as_raw_fd(),
-                    from,
-                    len,
-                    libc::SYNC_FILE_RANGE_WRITE,
-                );
-            }
-        }
-        self.started = in_file;
     }
 
-    /// The file, once flushed.
-    pub fn into_file(self) -> Result<File> {
+    /// The file, once flushed (and, when syncing ahead, once the syncing thread stopped
+    /// without an error: the file must not be committed after a failed sync).
+    pub fn into_file(mut self) -> Result<File> {
+        if let Some(s) = self.syncer.take() {
+            s.finish().map_err(io_error)?;
+        }
         self.out.into_inner().map_err(|e| io_error(e.into_error()))
     }
 }
@@ -124,7 +97,7 @@ impl MergeSink for FileSink {
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
         self.out.write_all(bytes).map_err(io_error)?;
         self.written += bytes.len() as u64;
-        self.write_back();
+        self.report();
         Ok(())
     }
 
@@ -133,7 +106,7 @@ impl MergeSink for FileSink {
         // flushes the buffer first).
         copy_range_to(file, offset, len, &mut self.out)?;
         self.written += len;
-        self.write_back();
+        self.report();
         Ok(())
     }
 
@@ -176,5 +149,47 @@ impl MergeSink for crate::file::AtomicFile {
 
     fn flush(&mut self) -> Result<()> {
         Write::flush(self).map_err(io_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a sink over a new temporary file wrote, syncing ahead or not.
+    fn written_through_file_sink(sync: bool, input: &File, bytes: &[u8]) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        let mut sink = FileSink::new(File::create(&path).unwrap())
+            .syncing_ahead(sync)
+            .unwrap();
+        sink.write_bytes(b"PAR1").unwrap();
+        // More than a sync step in all, so that the syncing thread syncs along the way.
+        for _ in 0..3 {
+            sink.write_bytes(&bytes[..5 << 20]).unwrap();
+            sink.copy_range(input, 7, 4 << 20, &bytes[7..7 + (4 << 20)])
+                .unwrap();
+        }
+        sink.flush().unwrap();
+        drop(sink.into_file().unwrap());
+        std::fs::read(&path).unwrap()
+    }
+
+    #[test]
+    fn syncing_ahead_writes_the_same_bytes() {
+        let bytes: Vec<u8> = (0..6u32 << 20).map(|i| (i * 31 % 251) as u8).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let input_path = dir.path().join("in");
+        std::fs::write(&input_path, &bytes).unwrap();
+        let input = File::open(&input_path).unwrap();
+        let synced = written_through_file_sink(true, &input, &bytes);
+        let mut expected = b"PAR1".to_vec();
+        for _ in 0..3 {
+            expected.extend_from_slice(&bytes[..5 << 20]);
+            expected.extend_from_slice(&bytes[7..7 + (4 << 20)]);
+        }
+        assert_eq!(synced.len(), expected.len());
+        assert!(synced == expected, "the synced output differs");
+        assert!(written_through_file_sink(false, &input, &bytes) == expected);
     }
 }

@@ -139,3 +139,68 @@ fn truncate_forgets_the_later_values() {
     d.truncate(9);
     assert_eq!(d.len(), 4);
 }
+
+#[test]
+fn bytes_of_every_length_are_told_apart() {
+    // Lengths 0-40 (the two-word keys up to 16 bytes, the chunked hash beyond), values that
+    // share their first and last 8 bytes, repeat a word ("abcdefgh" and "abcdefghabcdefgh"
+    // read as the same two words), or differ in one middle byte.
+    let mut values: Vec<Vec<u8>> = Vec::new();
+    for n in 0..=40usize {
+        let base: Vec<u8> = (0..n).map(|i| b"abcdefgh"[i % 8]).collect();
+        values.push(base.clone());
+        for at in [n / 2, n.saturating_sub(1), 0] {
+            if at < n {
+                let mut other = base.clone();
+                other[at] ^= 0x20;
+                values.push(other);
+            }
+        }
+        values.push(vec![0; n]);
+    }
+    let mut rng = Rng::new(73);
+    let order: Vec<Vec<u8>> = (0..5000)
+        .map(|_| values[rng.below(values.len() as u64) as usize].clone())
+        .collect();
+    let (dict, want) = naive(&order);
+    let mut d = BytesInterner::new();
+    let mut idx = Vec::new();
+    d.intern_all(order.iter().map(|v| &v[..]), &mut idx);
+    assert_eq!(idx, want);
+    let got: Vec<&[u8]> = d.iter().collect();
+    assert_eq!(got, dict.iter().map(|v| &v[..]).collect::<Vec<_>>());
+}
+
+#[test]
+fn tables_grow_and_truncate_keeping_every_index() {
+    // Many distinct values: the tables grow many times, and a truncated table still finds the
+    // values it kept and takes the others as new.
+    let values: Vec<u64> = (0..100_000u64)
+        .map(|i| i.wrapping_mul(0x1_0000_0001))
+        .collect();
+    let mut d = FixedInterner::<u64>::new();
+    d.reserve(10);
+    let mut idx = Vec::new();
+    d.intern_all(&values, &mut idx);
+    assert_eq!(idx, (0..100_000u32).collect::<Vec<_>>());
+    d.truncate(60_000);
+    assert_eq!(d.len(), 60_000);
+    assert_eq!(d.intern(values[59_999]), 59_999);
+    assert_eq!(d.intern(values[99_999]), 60_000);
+    assert_eq!(d.intern(values[60_000]), 60_001);
+
+    let mut b = BytesInterner::new();
+    b.reserve(3, 10);
+    let bytes: Vec<Vec<u8>> = (0..50_000u32)
+        .map(|i| format!("value {i} {}", "x".repeat((i % 23) as usize)).into_bytes())
+        .collect();
+    let mut idx = Vec::new();
+    b.intern_all(bytes.iter().map(|v| &v[..]), &mut idx);
+    assert_eq!(idx, (0..50_000u32).collect::<Vec<_>>());
+    b.truncate(10);
+    assert_eq!((b.len(), b.get(9)), (10, &bytes[9][..]));
+    assert_eq!(b.intern(&bytes[3]), 3);
+    assert_eq!(b.intern(&bytes[40_000]), 10);
+    b.clear();
+    assert_eq!(b.intern(&bytes[40_000]), 0);
+}

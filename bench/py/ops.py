@@ -70,6 +70,28 @@ FOOTER_MIN_SECONDS = 0.3
 FOOTER_MIN_REPEATS = 3
 
 
+# CPU seconds (user, system) of the process during the last timed part (start_clock ..
+# stop_clock), every thread included: where its time went (computing, or the kernel's system
+# calls and page faults).
+_cpu = {}
+
+
+def start_clock():
+    """Starts a timed part: notes the process's CPU times and returns `perf_counter()`."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    _cpu["start"] = (r.ru_utime, r.ru_stime)
+    return time.perf_counter()
+
+
+def stop_clock(t):
+    """Ends the timed part started at `t`: returns its seconds and keeps its CPU seconds."""
+    seconds = time.perf_counter() - t
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    u, s = _cpu.pop("start", (r.ru_utime, r.ru_stime))
+    _cpu["user_s"], _cpu["sys_s"] = r.ru_utime - u, r.ru_stime - s
+    return seconds
+
+
 def status_kb(key):
     """A /proc/self/status value in KiB (0 if unknown)."""
     try:
@@ -101,13 +123,13 @@ def write(path, out, compression, stream):
     schema, batches = load(path)
     # use_threads: pyarrow's default, compresses the buffers of a batch in parallel.
     options = ipc.IpcWriteOptions(compression=compression, use_threads=True)
-    t = time.perf_counter()
+    t = start_clock()
     with pa.OSFile(str(out), "wb") as sink:
         new = ipc.new_stream if stream else ipc.new_file
         with new(sink, schema, options=options) as w:
             for b in batches:
                 w.write_batch(b)
-    seconds = time.perf_counter() - t
+    seconds = stop_clock(t)
     return seconds, batches
 
 
@@ -118,7 +140,7 @@ def read(op, path, threads):
     import pyarrow.ipc as ipc
 
     options = ipc.IpcReadOptions(use_threads=threads > 1)
-    t = time.perf_counter()
+    t = start_clock()
     if op == "read_file_seek":
         source = pa.OSFile(str(path))
         reader = ipc.open_file(source, options=options)
@@ -134,7 +156,7 @@ def read(op, path, threads):
     if op != "read_mmap_unvalidated":
         for b in batches:
             b.validate(full=True)
-    seconds = time.perf_counter() - t
+    seconds = stop_clock(t)
     return seconds, batches
 
 
@@ -151,9 +173,9 @@ def parquet_read(impl, path, threads, columns):
         import pyarrow.dataset  # noqa: F401
         import pyarrow.parquet as pq
 
-        t = time.perf_counter()
+        t = start_clock()
         table = pq.read_table(path, columns=columns, use_threads=threads > 1, memory_map=True)
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
         return seconds, arrow_totals(table)
     if impl == "duckdb":
         import duckdb
@@ -162,18 +184,18 @@ def parquet_read(impl, path, threads, columns):
         con = duckdb.connect()
         con.execute(f"SET threads = {threads}")
         select = quoted(columns) if columns else "*"
-        t = time.perf_counter()
+        t = start_clock()
         rel = con.sql(f"SELECT {select} FROM read_parquet(?)", params=[str(path)])
         table = rel.to_arrow_table(batch_size=BATCH_SIZE)
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
         return seconds, arrow_totals(table)
     if impl == "polars":
         # POLARS_MAX_THREADS was set before polars was imported (main).
         import polars as pl
 
-        t = time.perf_counter()
+        t = start_clock()
         df = pl.read_parquet(path, columns=columns, use_pyarrow=False, memory_map=True)
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
         return seconds, {
             "bytes": df.estimated_size(),
             "rows": df.height,
@@ -247,7 +269,7 @@ def parquet_write(impl, path, out, threads, codec, dictionary):
         import pyarrow.parquet as pq
 
         start_rss_kb = reset_peak()
-        t = time.perf_counter()
+        t = start_clock()
         pq.write_table(
             table,
             str(out),
@@ -260,7 +282,7 @@ def parquet_write(impl, path, out, threads, codec, dictionary):
             write_page_index=True,
             write_page_checksum=True,
         )
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
         threads = 1
     elif impl == "duckdb":
         import duckdb
@@ -277,9 +299,9 @@ def parquet_write(impl, path, out, threads, codec, dictionary):
         target = str(out).replace("'", "''")
         sql = f"COPY input TO '{target}' (FORMAT parquet, {', '.join(options)})"
         start_rss_kb = reset_peak()
-        t = time.perf_counter()
+        t = start_clock()
         con.execute(sql)
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
         con.close()
     else:
         sys.exit(f"no Parquet writer for {impl}")
@@ -304,10 +326,10 @@ def merge(impl, folder, out):
         import pyarrow.dataset  # noqa: F401 (imported by read_table on first use)
         import pyarrow.parquet as pq
 
-        t = time.perf_counter()
+        t = start_clock()
         table = pq.read_table(files)
         pq.write_table(table, out, row_group_size=ROW_GROUP_ROWS, compression="snappy")
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
     elif impl == "duckdb":
         import duckdb
 
@@ -322,18 +344,18 @@ def merge(impl, folder, out):
             f"COPY (SELECT * FROM read_parquet({listed})) TO {literal(out)} "
             f"(FORMAT parquet, ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
         )
-        t = time.perf_counter()
+        t = start_clock()
         con.execute(sql)
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
         con.close()
     elif impl == "polars":
         import polars as pl
 
-        t = time.perf_counter()
+        t = start_clock()
         pl.scan_parquet(files).sink_parquet(
             out, compression="snappy", row_group_size=ROW_GROUP_ROWS
         )
-        seconds = time.perf_counter() - t
+        seconds = stop_clock(t)
     else:
         sys.exit(f"no merge for {impl}")
     return seconds, {"bytes": 0, "rows": 0, "batches": 0, "columns": 0, "files": len(files)}
@@ -407,6 +429,8 @@ def main():
         "start_rss_kb": start_rss_kb,
         # What the operation measured (Parquet writes: also threads and RSS since loading).
         **seen,
+        # CPU seconds of the timed part, when it was one (not the repeated footer decodes).
+        **{k: v for k, v in _cpu.items() if k in ("user_s", "sys_s")},
     }
     print(json.dumps(result))
 

@@ -342,6 +342,7 @@ pub fn timed_repeated(mut decode: impl FnMut() -> Result<(u64, u64)>) -> Result<
         batches: 0,
         repeats,
         loaded_rss_kb: 0,
+        cpu: None,
     })
 }
 
@@ -351,11 +352,14 @@ pub fn timed<B>(
     f: impl FnOnce() -> anyhow::Result<Vec<B>>,
     totals: fn(&[B]) -> Measured,
 ) -> anyhow::Result<Measured> {
+    let cpu = rss::cpu_seconds();
     let t = std::time::Instant::now();
     let batches = f()?;
     let seconds = t.elapsed().as_secs_f64();
+    let cpu = rss::cpu_since(cpu);
     Ok(Measured {
         seconds,
+        cpu: Some(cpu),
         ..totals(&batches)
     })
 }
@@ -378,6 +382,8 @@ pub struct Measured {
     /// Parquet writes: VmRSS once the input was loaded, KiB (the peak is reset to it before
     /// the clock starts); 0 otherwise.
     pub loaded_rss_kb: u64,
+    /// CPU seconds (user, system) of the whole process during the timed part, where measured.
+    pub cpu: Option<(f64, f64)>,
 }
 
 /// The JSON line `quiver-bench op` (and `bench/py/ops.py`) prints.
@@ -419,6 +425,14 @@ pub struct OpResult {
     /// around its work, if it printed a JSON line with `seconds` (the Python merges do).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inner_seconds: Option<f64>,
+    /// CPU seconds the process spent in user mode during the timed part (every thread), where
+    /// measured: with `sys_s`, where the time went (computing, or the kernel's system calls and
+    /// page faults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_s: Option<f64>,
+    /// CPU seconds the process spent in the kernel during the timed part, where measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sys_s: Option<f64>,
 }
 
 /// The default of [`OpResult::repeats`].
@@ -494,6 +508,8 @@ fn run_op(a: &OpArgs) -> Result<()> {
         },
         file_bytes: 0,
         inner_seconds: None,
+        user_s: m.cpu.map(|c| c.0),
+        sys_s: m.cpu.map(|c| c.1),
     };
     println!("{}", serde_json::to_string(&r)?);
     Ok(())

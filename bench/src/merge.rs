@@ -91,6 +91,8 @@ pub fn exec(a: &ExecArgs) -> Result<()> {
         start_rss_kb: 0,
         file_bytes: 0,
         inner_seconds,
+        user_s: None,
+        sys_s: None,
     };
     println!("{}", serde_json::to_string(&r)?);
     Ok(())

@@ -62,6 +62,7 @@ pub fn quiver(op: Op, input: &Path, output: Option<&Path>, threads: usize) -> Re
         }
     }
     let loaded_rss_kb = crate::rss::reset_peak()?;
+    let cpu = crate::rss::cpu_seconds();
     let t = Instant::now();
     let sink = BufWriter::with_capacity(SINK_BUFFER, File::create(output)?);
     let mut w = FileWriter::new(sink, schema, options)?;
@@ -73,9 +74,11 @@ pub fn quiver(op: Op, input: &Path, output: Option<&Path>, threads: usize) -> Re
     file.flush()?;
     drop(file);
     let seconds = t.elapsed().as_secs_f64();
+    let cpu = crate::rss::cpu_since(cpu);
     Ok(Measured {
         seconds,
         loaded_rss_kb,
+        cpu: Some(cpu),
         ..crate::quiver_ops::totals(&batches)
     })
 }
@@ -100,6 +103,7 @@ pub fn arrow_rs(op: Op, input: &Path, output: Option<&Path>) -> Result<Measured>
     }
     .build();
     let loaded_rss_kb = crate::rss::reset_peak()?;
+    let cpu = crate::rss::cpu_seconds();
     let t = Instant::now();
     let sink = BufWriter::with_capacity(SINK_BUFFER, File::create(output)?);
     let mut w = ArrowWriter::try_new(sink, schema, Some(props))?;
@@ -111,12 +115,14 @@ pub fn arrow_rs(op: Op, input: &Path, output: Option<&Path>) -> Result<Measured>
     file.flush()?;
     drop(file);
     let seconds = t.elapsed().as_secs_f64();
+    let cpu = crate::rss::cpu_since(cpu);
     if batches.is_empty() {
         bail!("{} holds no batches", input.display());
     }
     Ok(Measured {
         seconds,
         loaded_rss_kb,
+        cpu: Some(cpu),
         ..crate::arrow_ops::totals(&batches)
     })
 }

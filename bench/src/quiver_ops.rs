@@ -58,6 +58,7 @@ pub fn totals(batches: &[RecordBatch]) -> Measured {
         columns: batches.first().map_or(0, |b| b.num_columns() as u64),
         repeats: 1,
         loaded_rss_kb: 0,
+        cpu: None,
     }
 }
 

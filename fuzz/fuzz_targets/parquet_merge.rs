@@ -1,6 +1,7 @@
-//! Parquet merging: the input merged with itself, verbatim and coalescing (with a dictionary
-//! limit so small that merged dictionaries fall back to PLAIN), page CRCs unchecked so mutated
-//! pages reach the rewriting code; a merged file is then read back in full. Errors are fine;
+//! Parquet merging: the input merged with itself three times, verbatim and coalescing (with a
+//! dictionary limit so small that merged dictionaries fall back to PLAIN, and the third copy's
+//! pages are written PLAIN from its dictionary pages where they can be), page CRCs unchecked so
+//! mutated pages reach the rewriting code; a merged file is then read back in full. Errors are fine;
 //! panics, hangs and allocations the input does not justify are bugs.
 
 #![no_main]
@@ -18,6 +19,11 @@ fuzz_target!(|data: &[u8]| {
         },
         MergeInput {
             name: "b",
+            bytes: data,
+            file: None,
+        },
+        MergeInput {
+            name: "c",
             bytes: data,
             file: None,
         },

@@ -328,8 +328,9 @@ fn partition_json(
                     "input_row_groups": r.inputs.iter().map(|i| i.row_groups).sum::<usize>(),
                     "pages": {
                         "copied": r.pages.copied, "remapped": r.pages.remapped,
-                        "reencoded": r.pages.reencoded, "recompressed": r.pages.recompressed,
-                        "nulls": r.pages.nulls,
+                        "reencoded": r.pages.reencoded,
+                        "reencoded_from_dictionary": r.pages.from_dictionary,
+                        "recompressed": r.pages.recompressed, "nulls": r.pages.nulls,
                     },
                     "notes": r.notes,
                 })

@@ -292,12 +292,14 @@ pub fn write_report(w: &mut impl Write, r: &MergeReport, output: &str, seconds: 
     )?;
     writeln!(
         w,
-        "  pages: {} copied, {} indices remapped ({} dictionaries merged), {} re-encoded PLAIN, \
-         {} re-compressed, {} v2 written as v1, {} of nulls (missing columns)",
+        "  pages: {} copied, {} indices remapped ({} dictionaries merged), {} re-encoded PLAIN \
+         ({} of them from their dictionary page as stored), {} re-compressed, {} v2 written as \
+         v1, {} of nulls (missing columns)",
         group(p.copied),
         group(p.remapped),
         group(p.dictionaries_merged),
         group(p.reencoded),
+        group(p.from_dictionary),
         group(p.recompressed),
         group(p.as_v1),
         group(p.nulls)
@@ -341,6 +343,7 @@ pub fn report_json(r: &MergeReport, output: &str, seconds: f64) -> serde_json::V
             "copied": p.copied,
             "remapped": p.remapped,
             "reencoded": p.reencoded,
+            "reencoded_from_dictionary": p.from_dictionary,
             "recompressed": p.recompressed,
             "nulls": p.nulls,
             "dictionaries_merged": p.dictionaries_merged,

@@ -177,6 +177,54 @@ fn match_len(src: &[u8], a: usize, b: usize) -> usize {
     n
 }
 
+/// The decompressed length a Snappy stream's preamble states, and the stream's elements (the
+/// bytes after the preamble); `None` when the preamble is not a varint of at most 32 bits.
+pub fn split_preamble(stream: &[u8]) -> Option<(u64, &[u8])> {
+    let mut len = 0u64;
+    for (i, &b) in stream.iter().enumerate().take(5) {
+        len |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return (len <= u64::from(u32::MAX)).then(|| (len, &stream[i + 1..]));
+        }
+    }
+    None
+}
+
+/// Appends the preamble of a stream of `total` decompressed bytes and one literal element
+/// holding `bytes`. Followed by the elements of a stream of `total - bytes.len()` bytes (see
+/// [`split_preamble`]), the whole is a stream of `bytes` and then that stream's bytes: copy
+/// elements address what they copy by its distance back, so a stream's elements keep their
+/// meaning behind other output. This is how a merge turns a dictionary page into a PLAIN data
+/// page (levels, then the dictionary's values) without decompressing it.
+///
+/// # Panics
+/// If `bytes` is longer than `total` or `total` does not fit in 32 bits.
+pub fn start_with_literal(total: usize, bytes: &[u8], out: &mut Vec<u8>) {
+    assert!(
+        bytes.len() <= total && u32::try_from(total).is_ok(),
+        "a Snappy stream of {total} bytes starting with {} bytes",
+        bytes.len()
+    );
+    let mut n = total as u64;
+    while n >= 0x80 {
+        out.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+    if bytes.is_empty() {
+        return;
+    }
+    let n = bytes.len() - 1;
+    if n < 60 {
+        out.push((n as u8) << 2);
+    } else {
+        let len_bytes = (n.ilog2() / 8 + 1) as usize;
+        out.push((59 + len_bytes as u8) << 2);
+        out.extend_from_slice(&(n as u32).to_le_bytes()[..len_bytes]);
+    }
+    out.extend_from_slice(bytes);
+}
+
 impl SnappyEncoder {
     /// A compressor.
     pub fn new() -> Self {

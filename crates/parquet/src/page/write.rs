@@ -314,10 +314,24 @@ impl PageWriter {
         out: &mut impl PageOut,
     ) -> Result<WrittenPage> {
         let len: usize = parts.iter().map(|p| p.len()).sum();
+        self.data_v1_compressed(header, parts, len, out)
+    }
+
+    /// Appends a data page v1 whose stored body is `parts` one after the other, already in
+    /// the writer's codec, decompressing to `uncompressed` bytes (the caller vouches for
+    /// both: the page's CRC is computed over the parts as given).
+    pub fn data_v1_compressed(
+        &mut self,
+        header: &DataPageHeader<'_>,
+        parts: &[&[u8]],
+        uncompressed: usize,
+        out: &mut impl PageOut,
+    ) -> Result<WrittenPage> {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
         let crc = page_crc(self.crc, parts);
         let header = PageHeader {
             type_: PageType::DATA_PAGE,
-            uncompressed_page_size: page_size(len, "bytes")?,
+            uncompressed_page_size: page_size(uncompressed, "bytes")?,
             compressed_page_size: page_size(len, "stored bytes")?,
             crc,
             data_page_header: Some(header.clone()),
@@ -325,7 +339,7 @@ impl PageWriter {
             dictionary_page_header: None,
             data_page_header_v2: None,
         };
-        Ok(emit(&mut self.header, &header, parts, len, out))
+        Ok(emit(&mut self.header, &header, parts, uncompressed, out))
     }
 
     /// Appends a data page v1 with `header` whose decompressed body (levels as the header's

@@ -669,3 +669,87 @@ fn verbatim_merge_copies_each_file_in_one_call_and_sink_errors_come_back() {
         }
     }
 }
+
+/// Inputs whose string and integer values never repeat within a file: once the merged
+/// dictionary falls back, their pages are written PLAIN straight from their dictionary pages
+/// (Snappy and uncompressed chunks; other codecs and pages with a repeated value take the
+/// usual way). The output reads as the inputs concatenated either way.
+#[test]
+fn unique_values_fall_back_to_plain_from_their_dictionary_pages() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("s", DataType::Utf8, true),
+        Field::new("r", DataType::Utf8, false),
+        Field::new("i", DataType::Int64, true),
+    ]));
+    for (codec, spliced) in [
+        (Codec::Snappy, true),
+        (Codec::Uncompressed, true),
+        (Codec::Zstd, false),
+    ] {
+        let mut opts = WriteOptions {
+            threads: ThreadPool::sequential(),
+            ..WriteOptions::default()
+        };
+        opts.column.codec = codec;
+        let mut files = Vec::new();
+        let mut batches = Vec::new();
+        for f in 0..6usize {
+            // Long enough for Snappy to find back-references inside the dictionary page.
+            let text = |k: usize| format!("value {k:05} of file {f}, with some repeated text");
+            let s: Vec<Option<String>> = (0..300).map(|k| (k % 7 != 3).then(|| text(k))).collect();
+            let mut r: Vec<String> = (0..300).map(|k| format!("r{f}-{k}")).collect();
+            if f == 4 {
+                // A repeated value: this file's pages cannot come from its dictionary page.
+                r[10] = r[5].clone();
+            }
+            let i: Vec<Option<i64>> = (0..300)
+                .map(|k| (k % 11 != 0).then_some((f * 1000 + k) as i64 * 7919))
+                .collect();
+            let batch = int_batch(
+                &schema,
+                vec![
+                    Array::Utf8(StringArray::from_options(s.iter().map(|v| v.as_deref()))),
+                    Array::Utf8(StringArray::from_options(
+                        r.iter().map(|v| Some(v.as_str())),
+                    )),
+                    ints(&i),
+                ],
+            );
+            files.push(write(&schema, std::slice::from_ref(&batch), &opts).unwrap());
+            batches.push(batch);
+        }
+        let refs: Vec<&[u8]> = files.iter().map(|f| &f[..]).collect();
+        let merge_opts = MergeOptions {
+            // The second file's dictionaries already pass it: every later file falls back.
+            dictionary_limit: 1 << 10,
+            ..coalescing()
+        };
+        let (merged, report) = merge_bytes(&refs, &merge_opts).unwrap();
+        assert_reads_as(&merged, &schema, &batches, &format!("{codec}"));
+        let p = &report.pages;
+        if spliced {
+            // Files 3-6, three columns each, but file 5's repeated `r` (4 + 4 + 3 pages).
+            assert_eq!(p.from_dictionary, 11, "{codec}: {p:?}");
+        } else {
+            assert_eq!(p.from_dictionary, 0, "{codec}: {p:?}");
+        }
+        assert!(p.reencoded >= p.from_dictionary + 4, "{codec}: {p:?}");
+        // The CRCs written over the new pages hold.
+        let r = FileReader::try_new(
+            &merged[..],
+            ReadOptions {
+                verify_crc: true,
+                ..ReadOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            r.read_all()
+                .unwrap()
+                .iter()
+                .map(|b| b.num_rows())
+                .sum::<usize>(),
+            1800
+        );
+    }
+}

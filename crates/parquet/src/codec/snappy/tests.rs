@@ -127,3 +127,32 @@ fn elements_are_laid_out_as_the_format_says() {
     assert_eq!(compress(&[]), [0]);
     assert_eq!(compress(&vec![0; 300])[..2], [0xAC, 0x02]);
 }
+
+#[test]
+fn a_stream_behind_a_literal_decompresses_to_both() {
+    // A stream with back-references (repeated text) put behind literals of every length class
+    // (none, 1 tag byte, 1-3 length bytes), as a merge turns a dictionary page into a PLAIN
+    // data page.
+    let text: Vec<u8> = (0..40_000u32)
+        .flat_map(|i| format!("entry {} of a dictionary; ", i % 997).into_bytes())
+        .collect();
+    let mut stream = vec![0; max_compressed_len(text.len())];
+    let n = SnappyEncoder::new().compress(&text, &mut stream);
+    stream.truncate(n);
+    let (len, elements) = split_preamble(&stream).unwrap();
+    assert_eq!(len, text.len() as u64);
+    for prefix_len in [0usize, 1, 59, 60, 61, 255, 256, 257, 65_536, 70_000] {
+        let prefix: Vec<u8> = (0..prefix_len).map(|i| (i * 7 % 256) as u8).collect();
+        let mut spliced = Vec::new();
+        start_with_literal(prefix.len() + text.len(), &prefix, &mut spliced);
+        spliced.extend_from_slice(elements);
+        let got = snap::raw::Decoder::new().decompress_vec(&spliced).unwrap();
+        assert_eq!(got.len(), prefix_len + text.len(), "prefix {prefix_len}");
+        assert!(got[..prefix_len] == prefix[..] && got[prefix_len..] == text[..]);
+    }
+    // Preambles longer than 32 bits, or unfinished, are refused.
+    assert_eq!(split_preamble(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]), None);
+    assert_eq!(split_preamble(&[0xff, 0xff, 0xff, 0xff, 0x1f]), None);
+    assert_eq!(split_preamble(&[0x80]), None);
+    assert_eq!(split_preamble(&[0x05, 1]), Some((5, &[1u8][..])));
+}

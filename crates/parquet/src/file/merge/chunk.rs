@@ -213,6 +213,9 @@ fn open<'a>(cx: &Cx<'_, 'a>, p: &Piece, leaf: usize, out_leaf: usize) -> Result<
     })
 }
 
+/// A dictionary page's values, decompressed, and each entry's byte range in them.
+type DictionaryEntries = (Vec<u8>, Vec<(usize, usize)>);
+
 /// A piece's dictionary page values, its entries and how its indices map.
 type PieceDictionary = (Vec<u8>, Vec<(usize, usize)>, Mapping);
 
@@ -302,24 +305,24 @@ impl<'c, 'a> Builder<'c, 'a> {
                 dictionary = Some((Vec::new(), Vec::new(), Mapping::Same));
             }
         }
+        // A piece whose pages will all be written PLAIN: its dictionary is read only for a
+        // page that cannot be made from the dictionary page as it is stored
+        // (`Rewriter::plain_from_dictionary`).
+        let mut deferred: Option<&StoredPage<'a>> = None;
         if let Some(first) = c.pages.first()
             && first.header.type_ == PageType::DICTIONARY_PAGE
             && !self.single
         {
-            let n = first
-                .header
-                .dictionary_page_header
-                .as_ref()
-                .map_or(0, |d| d.num_values.max(0) as usize);
-            let values = self.rewriter.dictionary_values(first, c.codec)?.to_vec();
-            let e = entries(&values, n, c.meta.type_, self.type_length)
-                .map_err(|e| e.context("dictionary page"))?;
             let was_empty = self.dict.is_empty();
             if self.plain_written {
                 // Its pages will be written PLAIN: its values need not join the dictionary.
                 self.dict.fall_back();
+                deferred = Some(first);
+            } else {
+                let (values, e) = self.dictionary_entries(first, c)?;
+                let mapping = self.dict.add(&values, &e, self.cx.opts.dictionary_limit);
+                dictionary = Some((values, e, mapping));
             }
-            let mapping = self.dict.add(&values, &e, self.cx.opts.dictionary_limit);
             if was_empty {
                 let len = page_end(c.bytes, first) - first.offset;
                 self.first_dictionary =
@@ -327,7 +330,6 @@ impl<'c, 'a> Builder<'c, 'a> {
             } else {
                 self.counts.dictionaries_merged += 1;
             }
-            dictionary = Some((values, e, mapping));
         }
         let index = load_index(self.cx, p, c, data_pages.len())?;
         let mut values_before = 0i64;
@@ -346,7 +348,45 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             };
             let dictionary_encoded = is_dictionary_encoded(page);
+            let spliced = match deferred {
+                Some(d) if dictionary_encoded => {
+                    let mut out = Vec::with_capacity(d.data.len() + 64);
+                    let n = d
+                        .header
+                        .dictionary_page_header
+                        .as_ref()
+                        .map_or(0, |h| h.num_values.max(0) as usize);
+                    let (physical, width) = (c.meta.type_, self.type_length);
+                    // Parsed as the usual way would, and nothing after the values (they become
+                    // the page's values whole).
+                    let valid = |v: &[u8]| {
+                        let e = entries(v, n, physical, width)?;
+                        match e.last() {
+                            Some(&(_, end)) if end == v.len() => Ok(()),
+                            _ => Err(Error::oos(format!(
+                                "{} bytes follow the values",
+                                v.len() - e.last().map_or(0, |l| l.1)
+                            ))),
+                        }
+                    };
+                    self.rewriter
+                        .plain_from_dictionary(page, d, c.codec, self.max, valid, &mut out)
+                        .map_err(|e| e.context(format!("page {k}")))?
+                        .map(|w| (out, w))
+                }
+                _ => None,
+            };
+            if let Some(d) = deferred
+                && spliced.is_none()
+                && dictionary_encoded
+                && dictionary.is_none()
+            {
+                let (values, e) = self.dictionary_entries(d, c)?;
+                dictionary = Some((values, e, Mapping::Plain));
+            }
             let change = match (&dictionary, dictionary_encoded) {
+                // Written already (unused).
+                _ if spliced.is_some() => Values::Same,
                 (_, false) if self.delta_to_plain && is_delta_byte_array(page) => {
                     Values::DeltaToPlain
                 }
@@ -378,7 +418,16 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .and_then(|o| o.unencoded_byte_array_data_bytes.as_ref())
                 .and_then(|u| u.get(k).copied());
             let offset = self.pos;
-            let new_encoding = self.page(p, c, page, change)?;
+            let new_encoding = match spliced {
+                Some((out, w)) => {
+                    self.uncompressed += (w.header_len + w.uncompressed_len) as i64;
+                    self.push_bytes(out);
+                    self.counts.reencoded += 1;
+                    self.counts.from_dictionary += 1;
+                    Some(Encoding::PLAIN)
+                }
+                None => self.page(p, c, page, change)?,
+            };
             self.pages.push(OutPage {
                 offset,
                 len: self.pos - offset,
@@ -408,6 +457,23 @@ impl<'c, 'a> Builder<'c, 'a> {
         });
         self.rows_before += p.rows as i64;
         Ok(())
+    }
+
+    /// The values of dictionary page `first` of chunk `c`, decompressed, and its entries.
+    fn dictionary_entries(
+        &mut self,
+        first: &StoredPage<'_>,
+        c: &InChunk<'_>,
+    ) -> Result<DictionaryEntries> {
+        let n = first
+            .header
+            .dictionary_page_header
+            .as_ref()
+            .map_or(0, |d| d.num_values.max(0) as usize);
+        let values = self.rewriter.dictionary_values(first, c.codec)?.to_vec();
+        let e = entries(&values, n, c.meta.type_, self.type_length)
+            .map_err(|e| e.context("dictionary page"))?;
+        Ok((values, e))
     }
 
     /// Writes one data page, copied or rewritten; returns its new encoding if it changed.

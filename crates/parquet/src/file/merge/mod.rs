@@ -136,6 +136,10 @@ pub struct PageCounts {
     pub remapped: u64,
     /// Dictionary-encoded pages written PLAIN (the merged dictionary would pass the limit).
     pub reencoded: u64,
+    /// Of those, pages made from their dictionary page as it is stored, its values neither
+    /// decompressed nor compressed again (every value of the page distinct, in dictionary
+    /// order).
+    pub from_dictionary: u64,
     /// Pages of nulls written for inputs that lack a column.
     pub nulls: u64,
     /// Dictionaries merged into another.
@@ -150,6 +154,7 @@ impl PageCounts {
         self.recompressed += o.recompressed;
         self.remapped += o.remapped;
         self.reencoded += o.reencoded;
+        self.from_dictionary += o.from_dictionary;
         self.nulls += o.nulls;
         self.dictionaries_merged += o.dictionaries_merged;
         self.as_v1 += o.as_v1;

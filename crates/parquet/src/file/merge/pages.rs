@@ -4,7 +4,7 @@
 //! column. Levels, counts and page statistics are kept as they were: only the values section
 //! changes, and only where the dictionary does.
 
-use crate::codec::{Codec, Decompressor};
+use crate::codec::{Codec, Decompressor, snappy};
 use crate::encoding::byte_array::{
     ByteArraySink, DeltaByteArrayScratch, delta_byte_array, delta_length,
 };
@@ -384,6 +384,156 @@ impl Rewriter {
                 Ok(Some(Encoding::PLAIN))
             }
         }
+    }
+
+    /// Appends data page `page` (v1, stored with `codec`, its values dictionary indices)
+    /// written PLAIN straight from its piece's dictionary page `dictionary`, neither being
+    /// decompressed nor compressed again, when that is possible; `None` when not (the caller
+    /// then rewrites the page through the dictionary's values).
+    ///
+    /// It is possible when the page's indices are 0, 1, …, n − 1 for a dictionary of n
+    /// entries: every value distinct and in dictionary order, as writers that build
+    /// dictionaries in order of first appearance store the single page of a column whose
+    /// values do not repeat (comments, identifiers). The page's PLAIN values are then the
+    /// dictionary page's bytes, and the new page is its levels followed by them: for an
+    /// uncompressed chunk the two side by side, for Snappy a new preamble and a literal of the
+    /// levels before the dictionary stream's elements ([`snappy::start_with_literal`]). The
+    /// levels and indices are decompressed to check this, and the dictionary page is
+    /// decompressed and its values handed to `valid` (which checks them as the usual way
+    /// would parse them), so that a merge that succeeds still writes only pages that read;
+    /// nothing is compressed.
+    pub(super) fn plain_from_dictionary(
+        &mut self,
+        page: &StoredPage<'_>,
+        dictionary: &StoredPage<'_>,
+        codec: Codec,
+        max: MaxLevels,
+        valid: impl Fn(&[u8]) -> Result<()>,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<WrittenPage>> {
+        let h = &page.header;
+        let (Some(d), Some(dh)) = (
+            &h.data_page_header,
+            &dictionary.header.dictionary_page_header,
+        ) else {
+            return Ok(None);
+        };
+        let stored_plain = matches!(dh.encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY);
+        if h.type_ != PageType::DATA_PAGE
+            || !stored_plain
+            || !matches!(codec, Codec::Snappy | Codec::Uncompressed)
+            || self.writer.codec() != codec
+        {
+            return Ok(None);
+        }
+        let entries = size(dh.num_values)?;
+        let dict_len = size(dictionary.header.uncompressed_page_size)?;
+        let stream = match codec {
+            Codec::Snappy => match snappy::split_preamble(dictionary.data) {
+                Some((len, elements)) if len == dict_len as u64 => elements,
+                _ => return Ok(None),
+            },
+            _ if dictionary.data.len() == dict_len => dictionary.data,
+            _ => return Ok(None),
+        };
+        let uncompressed = size(h.uncompressed_page_size)?;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let r = self.unique_levels(page, d, codec, uncompressed, max, entries, &mut scratch);
+        let r = r.and_then(|levels| {
+            let Some(levels) = levels else {
+                return Ok(None);
+            };
+            let mut values = std::mem::take(&mut self.converted);
+            let checked = if codec == Codec::Uncompressed {
+                valid(dictionary.data)
+            } else {
+                values.clear();
+                values.resize(dict_len, 0);
+                self.decompressor
+                    .decompress(codec, dictionary.data, &mut values)
+                    .and_then(|()| valid(&values))
+            };
+            self.converted = values;
+            checked.map_err(|e| e.context("dictionary page"))?;
+            let total = levels
+                .len()
+                .checked_add(dict_len)
+                .filter(|&t| u32::try_from(t).is_ok())
+                .ok_or_else(|| Error::oos("a page of more than 4 GiB"))?;
+            let header = DataPageHeader {
+                encoding: Encoding::PLAIN,
+                ..d.clone()
+            };
+            let mut head = std::mem::take(&mut self.body);
+            head.clear();
+            let w = if codec == Codec::Snappy {
+                snappy::start_with_literal(total, levels, &mut head);
+                self.writer
+                    .data_v1_compressed(&header, &[&head, stream], total, out)
+            } else {
+                self.writer
+                    .data_v1_compressed(&header, &[levels, stream], total, out)
+            };
+            self.body = head;
+            w.map(Some)
+        });
+        self.scratch = scratch;
+        r
+    }
+
+    /// The levels section of v1 data page `page` (decompressed into `scratch`) when its
+    /// values are exactly the indices 0, 1, …, `entries` − 1 (`entries` of them present);
+    /// `None` otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn unique_levels<'s>(
+        &mut self,
+        page: &StoredPage<'s>,
+        d: &DataPageHeader<'_>,
+        codec: Codec,
+        uncompressed: usize,
+        max: MaxLevels,
+        entries: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Option<&'s [u8]>> {
+        if !matches!(
+            d.encoding,
+            Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY
+        ) || entries == 0
+        {
+            return Ok(None);
+        }
+        let body: &[u8] = if codec == Codec::Uncompressed {
+            page.data
+        } else {
+            scratch.clear();
+            scratch.resize(uncompressed, 0);
+            self.decompressor.decompress(codec, page.data, scratch)?;
+            scratch
+        };
+        let n = size(d.num_values)?;
+        let (_, rest) = split_v1(
+            body,
+            level_encoding(d.repetition_level_encoding),
+            max.rep,
+            n,
+        )?;
+        let def_enc = level_encoding(d.definition_level_encoding);
+        let (def, vals) = split_v1(rest, def_enc, max.def, n)?;
+        if self.present(def, def_enc, max.def, n)? != entries {
+            return Ok(None);
+        }
+        let mut decoder = indices(vals)?;
+        let mut next = 0u32;
+        let mut in_order = true;
+        for_each_block(&mut decoder, entries, entries, |block| {
+            for &i in block {
+                in_order &= i == next;
+                next = next.wrapping_add(1);
+            }
+            Ok(())
+        })
+        .map_err(|e| e.context("dictionary indices"))?;
+        Ok(in_order.then(|| &body[..body.len() - vals.len()]))
     }
 
     /// Appends a data page v1 of `rows` null entries (definition and repetition levels 0: the

@@ -77,6 +77,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
         // ok: chunks_exact(8) yields 8-byte slices (x and y).
         let x = u64::from_le_bytes(x.try_into().unwrap());
+        // ok: as x.
         let y = u64::from_le_bytes(y.try_into().unwrap());
         if x != y {
             // The first differing byte is the lowest set byte of the difference.

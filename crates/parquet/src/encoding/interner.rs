@@ -407,12 +407,10 @@ impl BytesInterner {
 pub const MAX_ENTRIES: usize = i32::MAX as usize;
 
 fn index(len: usize) -> u32 {
+    let fits = u32::try_from(len).ok().filter(|&i| i < u32::MAX);
     // ok: a documented panic of `intern` (2^32 - 1 entries: the slots hold index + 1);
     // quiver's writers stop at MAX_ENTRIES
-    u32::try_from(len)
-        .ok()
-        .filter(|&i| i < u32::MAX)
-        .expect("a dictionary of 2^32 - 1 values or more")
+    fits.expect("a dictionary of 2^32 - 1 values or more")
 }
 
 #[cfg(test)]

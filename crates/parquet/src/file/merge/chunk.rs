@@ -213,6 +213,14 @@ fn open<'a>(cx: &Cx<'_, 'a>, p: &Piece, leaf: usize, out_leaf: usize) -> Result<
     })
 }
 
+/// The number of values dictionary page `page` says it holds.
+fn dictionary_len(page: &StoredPage<'_>) -> usize {
+    page.header
+        .dictionary_page_header
+        .as_ref()
+        .map_or(0, |d| d.num_values.max(0) as usize)
+}
+
 /// A dictionary page's values, decompressed, and each entry's byte range in them.
 type DictionaryEntries = (Vec<u8>, Vec<(usize, usize)>);
 
@@ -348,65 +356,6 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             };
             let dictionary_encoded = is_dictionary_encoded(page);
-            let spliced = match deferred {
-                Some(d) if dictionary_encoded => {
-                    let mut out = Vec::with_capacity(d.data.len() + 64);
-                    let n = d
-                        .header
-                        .dictionary_page_header
-                        .as_ref()
-                        .map_or(0, |h| h.num_values.max(0) as usize);
-                    let (physical, width) = (c.meta.type_, self.type_length);
-                    // Parsed as the usual way would, and nothing after the values (they become
-                    // the page's values whole).
-                    let valid = |v: &[u8]| {
-                        let e = entries(v, n, physical, width)?;
-                        match e.last() {
-                            Some(&(_, end)) if end == v.len() => Ok(()),
-                            _ => Err(Error::oos(format!(
-                                "{} bytes follow the values",
-                                v.len() - e.last().map_or(0, |l| l.1)
-                            ))),
-                        }
-                    };
-                    self.rewriter
-                        .plain_from_dictionary(page, d, c.codec, self.max, valid, &mut out)
-                        .map_err(|e| e.context(format!("page {k}")))?
-                        .map(|w| (out, w))
-                }
-                _ => None,
-            };
-            if let Some(d) = deferred
-                && spliced.is_none()
-                && dictionary_encoded
-                && dictionary.is_none()
-            {
-                let (values, e) = self.dictionary_entries(d, c)?;
-                dictionary = Some((values, e, Mapping::Plain));
-            }
-            let change = match (&dictionary, dictionary_encoded) {
-                // Written already (unused).
-                _ if spliced.is_some() => Values::Same,
-                (_, false) if self.delta_to_plain && is_delta_byte_array(page) => {
-                    Values::DeltaToPlain
-                }
-                (_, false) => Values::Same,
-                // No dictionary-encoded page after a PLAIN one: Spark's reader loses the
-                // values of a PLAIN page that a dictionary-encoded page follows in one batch.
-                (Some((v, e, _)), true) if self.plain_written && !self.single => {
-                    Values::Plain(v, e)
-                }
-                (Some((_, _, Mapping::Same)), true) => Values::Same,
-                (Some((_, _, Mapping::Table(t))), true) => {
-                    Values::Remap(t, self.dict.index_width())
-                }
-                (Some((v, e, Mapping::Plain)), true) => Values::Plain(v, e),
-                (None, true) => {
-                    return Err(Error::oos(format!(
-                        "page {k} is dictionary-encoded, but the chunk has no dictionary page"
-                    )));
-                }
-            };
             let first_row = match &index.offsets {
                 Some(o) => Some(self.rows_before + o.page_locations[k].first_row_index),
                 None if self.max.rep == 0 => Some(self.rows_before + values_before),
@@ -418,15 +367,42 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .and_then(|o| o.unencoded_byte_array_data_bytes.as_ref())
                 .and_then(|u| u.get(k).copied());
             let offset = self.pos;
-            let new_encoding = match spliced {
-                Some((out, w)) => {
-                    self.uncompressed += (w.header_len + w.uncompressed_len) as i64;
-                    self.push_bytes(out);
-                    self.counts.reencoded += 1;
-                    self.counts.from_dictionary += 1;
-                    Some(Encoding::PLAIN)
+            let from_dictionary = match deferred {
+                Some(d) if dictionary_encoded => self.plain_from_dictionary(page, d, c, k)?,
+                _ => false,
+            };
+            let new_encoding = if from_dictionary {
+                Some(Encoding::PLAIN)
+            } else {
+                if let Some(d) = deferred
+                    && dictionary_encoded
+                    && dictionary.is_none()
+                {
+                    let (values, e) = self.dictionary_entries(d, c)?;
+                    dictionary = Some((values, e, Mapping::Plain));
                 }
-                None => self.page(p, c, page, change)?,
+                let change = match (&dictionary, dictionary_encoded) {
+                    (_, false) if self.delta_to_plain && is_delta_byte_array(page) => {
+                        Values::DeltaToPlain
+                    }
+                    (_, false) => Values::Same,
+                    // No dictionary-encoded page after a PLAIN one: Spark's reader loses the
+                    // values of a PLAIN page that a dictionary-encoded page follows in one batch.
+                    (Some((v, e, _)), true) if self.plain_written && !self.single => {
+                        Values::Plain(v, e)
+                    }
+                    (Some((_, _, Mapping::Same)), true) => Values::Same,
+                    (Some((_, _, Mapping::Table(t))), true) => {
+                        Values::Remap(t, self.dict.index_width())
+                    }
+                    (Some((v, e, Mapping::Plain)), true) => Values::Plain(v, e),
+                    (None, true) => {
+                        return Err(Error::oos(format!(
+                            "page {k} is dictionary-encoded, but the chunk has no dictionary page"
+                        )));
+                    }
+                };
+                self.page(p, c, page, change)?
             };
             self.pages.push(OutPage {
                 offset,
@@ -465,15 +441,50 @@ impl<'c, 'a> Builder<'c, 'a> {
         first: &StoredPage<'_>,
         c: &InChunk<'_>,
     ) -> Result<DictionaryEntries> {
-        let n = first
-            .header
-            .dictionary_page_header
-            .as_ref()
-            .map_or(0, |d| d.num_values.max(0) as usize);
         let values = self.rewriter.dictionary_values(first, c.codec)?.to_vec();
-        let e = entries(&values, n, c.meta.type_, self.type_length)
-            .map_err(|e| e.context("dictionary page"))?;
+        let e = entries(
+            &values,
+            dictionary_len(first),
+            c.meta.type_,
+            self.type_length,
+        )
+        .map_err(|e| e.context("dictionary page"))?;
         Ok((values, e))
+    }
+
+    /// Writes data page `k` of chunk `c` PLAIN from the chunk's dictionary page `dictionary`
+    /// as stored, when it can be ([`super::pages::Rewriter::plain_from_dictionary`]); whether
+    /// it was.
+    fn plain_from_dictionary(
+        &mut self,
+        page: &StoredPage<'_>,
+        dictionary: &StoredPage<'_>,
+        c: &InChunk<'_>,
+        k: usize,
+    ) -> Result<bool> {
+        let (n, physical, width) = (dictionary_len(dictionary), c.meta.type_, self.type_length);
+        // Parsed as the usual way would, and nothing after the values (they become the
+        // page's values whole).
+        let valid = |v: &[u8]| {
+            let end = entries(v, n, physical, width)?.last().map_or(0, |e| e.1);
+            match v.len() - end {
+                0 => Ok(()),
+                after => Err(Error::oos(format!("{after} bytes follow the values"))),
+            }
+        };
+        let mut out = Vec::with_capacity(dictionary.data.len() + 64);
+        let written = self
+            .rewriter
+            .plain_from_dictionary(page, dictionary, c.codec, self.max, valid, &mut out)
+            .map_err(|e| e.context(format!("page {k}")))?;
+        let Some(w) = written else {
+            return Ok(false);
+        };
+        self.uncompressed += (w.header_len + w.uncompressed_len) as i64;
+        self.push_bytes(out);
+        self.counts.reencoded += 1;
+        self.counts.from_dictionary += 1;
+        Ok(true)
     }
 
     /// Writes one data page, copied or rewritten; returns its new encoding if it changed.

@@ -175,26 +175,14 @@ impl Rewriter {
         scratch: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Result<WrittenPage> {
-        let body: &[u8] = if codec == Codec::Uncompressed {
-            page.data
-        } else {
-            scratch.clear();
-            scratch.resize(uncompressed, 0);
-            self.decompressor.decompress(codec, page.data, scratch)?;
-            scratch
-        };
+        let body = self.v1_body(page.data, codec, uncompressed, scratch)?;
         if let Values::Same = values {
             return self.writer.data_v1_body(d, body, out);
         }
-        let n = size(d.num_values)?;
-        let rep_enc = level_encoding(d.repetition_level_encoding);
-        let def_enc = level_encoding(d.definition_level_encoding);
-        let (_, rest) = split_v1(body, rep_enc, max.rep, n)?;
-        let (def, vals) = split_v1(rest, def_enc, max.def, n)?;
-        let present = self.present(def, def_enc, max.def, n)?;
+        let (levels, vals, present) = self.v1_sections(body, d, max)?;
         let mut new_body = std::mem::take(&mut self.body);
         new_body.clear();
-        new_body.extend_from_slice(&body[..body.len() - vals.len()]);
+        new_body.extend_from_slice(levels);
         let encoding = self.values(vals, present, values, d.encoding, &mut new_body)?;
         let header = DataPageHeader {
             encoding: encoding.unwrap_or(d.encoding),
@@ -502,24 +490,9 @@ impl Rewriter {
         {
             return Ok(None);
         }
-        let body: &[u8] = if codec == Codec::Uncompressed {
-            page.data
-        } else {
-            scratch.clear();
-            scratch.resize(uncompressed, 0);
-            self.decompressor.decompress(codec, page.data, scratch)?;
-            scratch
-        };
-        let n = size(d.num_values)?;
-        let (_, rest) = split_v1(
-            body,
-            level_encoding(d.repetition_level_encoding),
-            max.rep,
-            n,
-        )?;
-        let def_enc = level_encoding(d.definition_level_encoding);
-        let (def, vals) = split_v1(rest, def_enc, max.def, n)?;
-        if self.present(def, def_enc, max.def, n)? != entries {
+        let body = self.v1_body(page.data, codec, uncompressed, scratch)?;
+        let (levels, vals, present) = self.v1_sections(body, d, max)?;
+        if present != entries {
             return Ok(None);
         }
         let mut decoder = indices(vals)?;
@@ -533,7 +506,46 @@ impl Rewriter {
             Ok(())
         })
         .map_err(|e| e.context("dictionary indices"))?;
-        Ok(in_order.then(|| &body[..body.len() - vals.len()]))
+        Ok(in_order.then_some(levels))
+    }
+
+    /// A v1 page's body: `data` itself when stored uncompressed, else decompressed with
+    /// `codec` into `scratch` (`uncompressed` bytes).
+    fn v1_body<'s>(
+        &mut self,
+        data: &'s [u8],
+        codec: Codec,
+        uncompressed: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<&'s [u8]> {
+        if codec == Codec::Uncompressed {
+            return Ok(data);
+        }
+        scratch.clear();
+        scratch.resize(uncompressed, 0);
+        self.decompressor.decompress(codec, data, scratch)?;
+        Ok(scratch)
+    }
+
+    /// A v1 body's levels section (repetition then definition levels, as stored), its values
+    /// section, and how many values are present (definition level at its maximum).
+    fn v1_sections<'b>(
+        &mut self,
+        body: &'b [u8],
+        d: &DataPageHeader<'_>,
+        max: MaxLevels,
+    ) -> Result<(&'b [u8], &'b [u8], usize)> {
+        let n = size(d.num_values)?;
+        let (_, rest) = split_v1(
+            body,
+            level_encoding(d.repetition_level_encoding),
+            max.rep,
+            n,
+        )?;
+        let def_enc = level_encoding(d.definition_level_encoding);
+        let (def, vals) = split_v1(rest, def_enc, max.def, n)?;
+        let present = self.present(def, def_enc, max.def, n)?;
+        Ok((&body[..body.len() - vals.len()], vals, present))
     }
 
     /// Appends a data page v1 of `rows` null entries (definition and repetition levels 0: the

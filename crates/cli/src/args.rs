@@ -295,6 +295,12 @@ pub struct ParquetOutArgs {
     /// one value, as COUNT(DISTINCT) counts them).
     #[arg(long)]
     pub distinct_count: bool,
+    /// Parquet: how decimals of precision up to 18 are stored: auto (the default: INT32/INT64
+    /// in compressed or delta-encoded columns, where they are smaller; FIXED_LEN_BYTE_ARRAY of
+    /// the fewest bytes in uncompressed PLAIN ones), integer, or fixed (always
+    /// FIXED_LEN_BYTE_ARRAY, as pyarrow writes them, for readers that know only those).
+    #[arg(long, value_enum, value_name = "STORAGE")]
+    pub decimals: Option<Decimals>,
 }
 
 impl ParquetOutArgs {
@@ -311,6 +317,7 @@ impl ParquetOutArgs {
             (self.no_dictionary, "--no-dictionary"),
             (self.statistics.is_some(), "--statistics"),
             (self.distinct_count, "--distinct-count"),
+            (self.decimals.is_some(), "--decimals"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
@@ -448,6 +455,17 @@ pub enum Profile {
     Compatible,
     /// Data page v2, chosen encodings.
     Modern,
+}
+
+/// `--decimals`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Decimals {
+    /// Integers where compressed or delta-encoded, fixed-size bytes where stored raw.
+    Auto,
+    /// INT32 up to precision 9, INT64 up to 18.
+    Integer,
+    /// FIXED_LEN_BYTE_ARRAY always.
+    Fixed,
 }
 
 /// `--statistics`.

@@ -1,9 +1,10 @@
 """Writes the data of the writer's metadata test (tests/it/write_meta.rs) into the folder
-argv[1]: `source.arrow` (an IPC stream) and `pyarrow.parquet`, pyarrow's file of it with
+argv[1]: `source.arrow` (an IPC stream), and pyarrow's files of it: `pyarrow.parquet` (decimals as
+integers) and `pyarrow_flba.parquet` (its default fixed-size decimals), each with
 statistics and the page index, 1000-row row groups and 100-row pages (data_page_size 1 closes a
 page after each write batch of 100), no dictionary. Columns: floats with NaN and ±0.0 (and an
 all-NaN page), strings longer than the 64-byte column-index truncation, unsigned integers past
-the signed range, decimals, dates, timestamps, booleans, all-null columns, sorted integers."""
+the signed range, decimals (with nulls, and without), dates, timestamps, booleans, all-null columns, sorted integers."""
 import decimal
 import sys
 
@@ -37,6 +38,9 @@ table = pa.table({
     "i32": pa.array([maybe(i * 7919 % 100003 - 50000, i) for i in range(n)], pa.int32()),
     "dec": pa.array([maybe(decimal.Decimal(i * 37 - 50000) / 100, i) for i in range(n)], pa.decimal128(9, 2)),
     "dec30": pa.array([maybe(decimal.Decimal(i * 10**20 - 10**23) / 1000, i) for i in range(n)], pa.decimal128(30, 3)),
+    # Without nulls (whole pages of contiguous values), signs mixed within pages: 7 and 9 bytes.
+    "dec15": pa.array([decimal.Decimal((i * 7919 % 100003 - 50000) * 10**9 + i) / 100 for i in range(n)], pa.decimal128(15, 2)),
+    "dec20": pa.array([decimal.Decimal((i * 7919 % 100003 - 50000) * 10**14 - i) for i in range(n)], pa.decimal128(20, 0)),
     "date": pa.array([maybe(i * 37 - 30000, i) for i in range(n)], pa.date32()),
     "ts": pa.array([maybe(i * 123_456_789 - 10**11, i) for i in range(n)], pa.timestamp("us", "UTC")),
     "b": pa.array([maybe(i % 3 == 0, i) if i < 1000 else maybe(True, i) for i in range(n)], pa.bool_()),
@@ -48,3 +52,7 @@ with pa.ipc.new_stream(f"{out}/source.arrow", table.schema) as w:
 pq.write_table(table, f"{out}/pyarrow.parquet", row_group_size=1000, data_page_size=1,
                write_batch_size=100, use_dictionary=False, write_page_index=True,
                compression="none", write_statistics=True, store_decimal_as_integer=True)
+# pyarrow's default: every decimal a FIXED_LEN_BYTE_ARRAY (what quiver chooses uncompressed).
+pq.write_table(table, f"{out}/pyarrow_flba.parquet", row_group_size=1000, data_page_size=1,
+               write_batch_size=100, use_dictionary=False, write_page_index=True,
+               compression="none", write_statistics=True)

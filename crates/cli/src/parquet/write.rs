@@ -2,11 +2,11 @@
 //! [`WriteOptions`], checked against the schema being written (bad values and unknown columns
 //! are usage errors naming the option).
 
-use crate::args::{Compression, Profile, RowGroupSize, Statistics, WriteArgs};
+use crate::args::{Compression, Decimals, Profile, RowGroupSize, Statistics, WriteArgs};
 use anyhow::Result;
 use quiver_arrow::SchemaRef;
 use quiver_parquet::arrow::column_writer::{PageVersion, StatisticsLevel};
-use quiver_parquet::arrow::write_schema::WriteSchema;
+use quiver_parquet::arrow::write_schema::{DecimalLayout, WriteSchema};
 use quiver_parquet::codec::{Codec, Compressor};
 use quiver_parquet::file::writer::{ColumnOverride, WriteOptions};
 use quiver_parquet::format::SortingColumn;
@@ -54,6 +54,11 @@ pub fn write_options(schema: &SchemaRef, args: &WriteArgs) -> Result<WriteOption
     if p.no_dictionary {
         c.dictionary = false;
     }
+    o.schema.decimals = match p.decimals {
+        None | Some(Decimals::Auto) => DecimalLayout::Auto,
+        Some(Decimals::Integer) => DecimalLayout::Integer,
+        Some(Decimals::Fixed) => DecimalLayout::FixedLenByteArray,
+    };
     c.statistics = match p.statistics {
         Some(Statistics::None) => StatisticsLevel::None,
         Some(Statistics::Chunk) => StatisticsLevel::Chunk,

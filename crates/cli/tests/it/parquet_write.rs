@@ -237,6 +237,43 @@ fn row_group_and_page_sizes() {
     assert!(pages(&small) >= 3, "{}", pages(&small));
 }
 
+/// `--decimals`: lineitem's decimal(15, 2) columns are INT64 under a codec and 7-byte
+/// fixed-size arrays uncompressed (auto, the default), or as asked; pyarrow reads each equal.
+#[test]
+fn decimals_flag_chooses_how_decimals_are_stored() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for (args, want) in [
+        (&[][..], "INT64"),
+        (&["--compression", "none"][..], "FIXED_LEN_BYTE_ARRAY"),
+        (
+            &["--compression", "none", "--decimals", "integer"][..],
+            "INT64",
+        ),
+        (&["--decimals", "fixed"][..], "FIXED_LEN_BYTE_ARRAY"),
+        (
+            &["--decimals", "auto", "--compression", "zstd"][..],
+            "INT64",
+        ),
+    ] {
+        let f = lineitem_to(dir.path(), "decimals.parquet", args);
+        let m = meta(py, &f);
+        let group = &m["row_groups"][0]["columns"];
+        let quantity = group
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["path"] == "l_quantity")
+            .unwrap();
+        assert_eq!(quantity["physical_type"], want, "{args:?}");
+        // `same` fails (and py_run with it) unless pyarrow reads the file equal to the source.
+        py_run(
+            py,
+            &["same", &format!("{}={}", lineitem().display(), f.display())],
+        );
+    }
+}
+
 #[test]
 fn profile_dictionary_statistics_and_bloom_filters() {
     let Some(py) = python() else { return };

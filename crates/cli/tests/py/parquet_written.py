@@ -75,6 +75,7 @@ def meta(path):
                     pq.ParquetFile(path).read_row_group(i).column(j)).as_py() if flat else None,
                 "path": c.path_in_schema,
                 "compression": c.compression,
+                "physical_type": c.physical_type,
                 "encodings": list(c.encodings),
                 "statistics": c.is_stats_set,
                 "dictionary": c.has_dictionary_page,

@@ -676,6 +676,14 @@ impl ColumnChunkWriter {
                     _ => {
                         let out = page.plain();
                         match (source, p) {
+                            // Contiguous fixed-size values: their bytes are the PLAIN page's.
+                            (Source::Fixed { data, width }, Present::Range(r)) => {
+                                let values = &data[r.start * width..r.end * width];
+                                out.extend_from_slice(values);
+                                if lex {
+                                    values.chunks_exact(width).for_each(|v| bounds.see(v));
+                                }
+                            }
                             // The common case: contiguous values with 32-bit offsets, read
                             // straight from the offsets, the output reserved once.
                             (Source::Bytes32 { offsets, data }, Present::Range(r)) if !fixed => {
@@ -711,6 +719,19 @@ impl ColumnChunkWriter {
                 }
                 if let Some((lo, hi)) = bounds.get() {
                     mm.merge(order, physical, lo, hi);
+                } else if let (
+                    true,
+                    SortOrder::Decimal,
+                    Source::Fixed { data, width },
+                    Present::Range(r),
+                ) = (stats, order, source, p)
+                {
+                    let values = &data[r.start * width..r.end * width];
+                    write_stats::fold_fixed_decimals(mm, physical, values, width);
+                } else if stats && order == SortOrder::Decimal {
+                    write_stats::fold_decimals(mm, physical, |see| {
+                        p.for_each(|i| see(source.bytes(i)))
+                    });
                 } else if stats && !lex {
                     let mut vals = Vec::with_capacity(p.len());
                     p.for_each(|i| vals.push(source.bytes(i)));

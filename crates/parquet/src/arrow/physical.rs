@@ -375,9 +375,9 @@ fn decimal(array: &Array, to: DecimalStorage) -> Result<Array> {
         (Array::I256(p), DecimalStorage::Int64) => {
             narrow(p, |v| v.to_i128().and_then(|v| i64::try_from(v).ok()))
         }
-        (Array::I32(p), DecimalStorage::Fixed(w)) => fixed(p, w, |v| v.to_be_bytes()),
-        (Array::I64(p), DecimalStorage::Fixed(w)) => fixed(p, w, |v| v.to_be_bytes()),
-        (Array::I128(p), DecimalStorage::Fixed(w)) => fixed(p, w, |v| v.to_i128().to_be_bytes()),
+        (Array::I32(p), DecimalStorage::Fixed(w)) => fixed_narrow(p, w, 4, i128::from),
+        (Array::I64(p), DecimalStorage::Fixed(w)) => fixed_narrow(p, w, 8, i128::from),
+        (Array::I128(p), DecimalStorage::Fixed(w)) => fixed_narrow(p, w, 16, |v| v.to_i128()),
         (Array::I256(p), DecimalStorage::Fixed(w)) => fixed(p, w, be256),
         _ => Err(mismatch(array, "decimal values")),
     }
@@ -395,6 +395,76 @@ where
     U: quiver_arrow::array::PrimitiveType + Default,
 {
     primitive(map_checked(p, BEYOND_PRECISION, f)?, p.validity())
+}
+
+/// Each value (of `bytes` ≤ 16 bytes, `as_i128` widening it) as its last `width` big-endian
+/// bytes; a valid value that does not fit in `width` bytes is an error. No per-value branch or
+/// variable-length copy: each value is shifted so that its `width` bytes lead, stored as 16
+/// bytes into a block on the stack at `width`-byte steps (the next value overwrites the rest),
+/// and the block appended 64 values at a time.
+fn fixed_narrow<T>(
+    p: &PrimitiveArray<T>,
+    width: usize,
+    bytes: usize,
+    as_i128: impl Fn(T) -> i128,
+) -> Result<Array>
+where
+    T: quiver_arrow::array::PrimitiveType + std::fmt::Display,
+{
+    const N: usize = 16;
+    if width == 0 || width > bytes.min(N) {
+        return Err(Error::invalid(format!(
+            "a decimal of {bytes} bytes cannot be stored in {width} bytes"
+        )));
+    }
+    let shift = (8 * (N - width)) as u32;
+    let values = p.values().as_slice();
+    const BLOCK: usize = 64;
+    let mut out = MutableBuffer::with_capacity(values.len() * width);
+    let mut fits = true;
+    let mut block = [0u8; BLOCK * N];
+    if width <= 8 {
+        // In 64-bit words (most decimals): narrower shifts and stores.
+        let shift = (8 * (8 - width)) as u32;
+        for chunk in values.chunks(BLOCK) {
+            for (i, &v) in chunk.iter().enumerate() {
+                let v = as_i128(v);
+                let low = v as i64;
+                let lead = low << shift;
+                fits &= (lead >> shift == low) & (i128::from(low) == v);
+                block[i * width..i * width + 8].copy_from_slice(&lead.to_be_bytes());
+            }
+            out.extend_from_slice(&block[..chunk.len() * width]);
+        }
+    } else {
+        for chunk in values.chunks(BLOCK) {
+            for (i, &v) in chunk.iter().enumerate() {
+                let v = as_i128(v);
+                let lead = v << shift;
+                fits &= lead >> shift == v;
+                block[i * width..i * width + N].copy_from_slice(&lead.to_be_bytes());
+            }
+            out.extend_from_slice(&block[..chunk.len() * width]);
+        }
+    }
+    if !fits {
+        // Rare: find the first valid value that does not fit (nulls may hold anything).
+        let bad = values.iter().enumerate().find(|&(i, &v)| {
+            let v = as_i128(v);
+            (v << shift) >> shift != v && p.is_valid(i)
+        });
+        if let Some((i, v)) = bad {
+            return Err(Error::invalid(format!(
+                "value {i} ({v}) {BEYOND_PRECISION}"
+            )));
+        }
+    }
+    Ok(Array::FixedSizeBinary(FixedSizeBinaryArray::try_new(
+        width as i32,
+        values.len(),
+        Buffer::from(out),
+        p.validity().cloned(),
+    )?))
 }
 
 /// Each value as its last `width` big-endian bytes; a valid value whose dropped bytes are not

@@ -35,27 +35,33 @@ pub const KEY_NAME: &str = "key";
 pub const VALUE_NAME: &str = "value";
 
 /// Choices in how Arrow types become Parquet types.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SchemaOptions {
-    /// Decimals of precision ≤ 9 as INT32 and ≤ 18 as INT64 (pyarrow's
-    /// `store_decimal_as_integer=True`); `false` stores every decimal as a
-    /// `FIXED_LEN_BYTE_ARRAY` (pyarrow's default). Wider decimals are fixed-size byte arrays of
-    /// the fewest bytes their precision needs either way. Default `true`, as arrow-rs, DuckDB
-    /// and Spark write them: integers compress better (lineitem's decimal(15, 2) columns under
-    /// snappy and zstd: up to 15% smaller, never 0.1% larger), decode without byte swapping,
-    /// take DELTA_BINARY_PACKED in the modern profile and have integer statistics. Only
-    /// uncompressed PLAIN pages are larger (8 bytes a value against 7 at precision 15:
-    /// lineitem's 24 MB of 807 against pyarrow's default). Readers that know only fixed-size
-    /// decimals need `false`.
-    pub decimal_as_integer: bool,
+    /// The physical type of decimals of precision ≤ 18 (wider ones are always fixed-size
+    /// byte arrays of the fewest bytes their precision needs).
+    pub decimals: DecimalLayout,
 }
 
-impl Default for SchemaOptions {
-    fn default() -> Self {
-        SchemaOptions {
-            decimal_as_integer: true,
-        }
-    }
+/// How decimals of precision ≤ 18 are stored ([`SchemaOptions::decimals`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DecimalLayout {
+    /// [`Integer`](Self::Integer) where the column is compressed or may be delta-encoded,
+    /// [`FixedLenByteArray`](Self::FixedLenByteArray) where its values are stored as they are
+    /// (no codec, PLAIN or byte-stream-split pages). Each is the smaller there: integers
+    /// compress better (lineitem's decimal(15, 2) columns under snappy and zstd: up to 15%
+    /// smaller, never 0.1% larger) and take DELTA_BINARY_PACKED, while uncompressed a value
+    /// takes the fewest bytes its precision needs (7 at precision 15, against 8 for an INT64:
+    /// 24 MB of lineitem's 807 MB uncompressed file). Decided per column by the writer
+    /// ([`WriteSchema::with_stored_raw`]); without it (as [`WriteSchema::new`]), integers.
+    #[default]
+    Auto,
+    /// Precision ≤ 9 as INT32 and ≤ 18 as INT64 (pyarrow's `store_decimal_as_integer=True`;
+    /// as arrow-rs, DuckDB and Spark write them): decoded without byte swapping, with integer
+    /// statistics.
+    Integer,
+    /// Every decimal as a `FIXED_LEN_BYTE_ARRAY` (pyarrow's default), for readers that know
+    /// only fixed-size decimals.
+    FixedLenByteArray,
 }
 
 /// The Parquet schema of an Arrow schema; built once per file.
@@ -71,8 +77,20 @@ impl WriteSchema {
     /// The Parquet schema of `schema`. Types Parquet cannot hold (unions, intervals, structs
     /// without fields) are an error naming the field's path.
     pub fn new(schema: &Schema, options: &SchemaOptions) -> Result<WriteSchema> {
+        WriteSchema::with_stored_raw(schema, options, &|_| false)
+    }
+
+    /// [`WriteSchema::new`], told which leaves (by Parquet path) will have their values stored
+    /// as they are (no codec, no delta encoding): there [`DecimalLayout::Auto`] chooses
+    /// fixed-size byte arrays.
+    pub fn with_stored_raw(
+        schema: &Schema,
+        options: &SchemaOptions,
+        stored_raw: &dyn Fn(&[String]) -> bool,
+    ) -> Result<WriteSchema> {
         let mut b = Builder {
             options,
+            stored_raw,
             nodes: Vec::new(),
             leaves: Vec::new(),
             path: Vec::new(),
@@ -138,6 +156,8 @@ fn field_id(f: &Field) -> Option<i32> {
 
 struct Builder<'o> {
     options: &'o SchemaOptions,
+    /// Whether the leaf at a path has its values stored as they are.
+    stored_raw: &'o dyn Fn(&[String]) -> bool,
     nodes: Vec<(String, SchemaElement<'static>)>,
     leaves: Vec<LeafSpec>,
     /// The Parquet path of the node being built.
@@ -278,7 +298,12 @@ impl Builder<'_> {
     }
 
     fn leaf(&mut self, f: &Field, element: SchemaElement<'static>) -> Result<()> {
-        let a = leaf::annotate(f, self.options).map_err(|why| self.error(why))?;
+        let decimal_as_integer = match self.options.decimals {
+            DecimalLayout::Integer => true,
+            DecimalLayout::FixedLenByteArray => false,
+            DecimalLayout::Auto => !(self.stored_raw)(&self.path),
+        };
+        let a = leaf::annotate(f, decimal_as_integer).map_err(|why| self.error(why))?;
         let name = self.path.last().cloned().unwrap_or_default();
         self.nodes.push((
             name,

@@ -226,6 +226,105 @@ pub fn fold_bytes<'v>(
     mm.merge(order, physical, lo, hi);
 }
 
+/// Folds decimals (big-endian two's complement, as FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY stores
+/// them) into `mm`; `each` hands every value to the function it is given. Values of up to
+/// 16 bytes are compared as the `i128`s they sign-extend to, one integer comparison per value;
+/// longer ones byte by byte.
+pub fn fold_decimals<'v>(
+    mm: &mut MinMax,
+    physical: Type,
+    each: impl FnOnce(&mut dyn FnMut(&'v [u8])),
+) {
+    /// A value and its integer.
+    type Keyed<'v> = (&'v [u8], i128);
+    let mut bounds: Option<(Keyed, Keyed)> = None;
+    let mut wide = false;
+    let mut vals = Vec::new();
+    each(&mut |v: &'v [u8]| {
+        if wide || v.is_empty() || v.len() > 16 {
+            wide = true;
+            vals.push(v);
+            return;
+        }
+        let k = sign_extended(v);
+        match &mut bounds {
+            None => bounds = Some(((v, k), (v, k))),
+            Some((lo, hi)) => {
+                if k < lo.1 {
+                    *lo = (v, k);
+                } else if k > hi.1 {
+                    *hi = (v, k);
+                }
+            }
+        }
+    });
+    if let Some((lo, hi)) = bounds {
+        mm.merge(SortOrder::Decimal, physical, lo.0, hi.0);
+    }
+    if wide {
+        fold_bytes(mm, SortOrder::Decimal, physical, vals);
+    }
+}
+
+/// Folds contiguous decimals of `width` bytes each (`values` holds them back to back) into
+/// `mm`: one loop per width up to 16, each value loaded as a fixed-size array.
+pub fn fold_fixed_decimals(mm: &mut MinMax, physical: Type, values: &[u8], width: usize) {
+    /// The least and greatest of the values as integers, and `W`.
+    fn fold<const W: usize>(values: &[u8]) -> Option<(i128, i128, usize)> {
+        let key = |v: &[u8]| {
+            // chunks_exact gives W-byte chunks: the fallback is never taken.
+            let a: [u8; W] = v.try_into().unwrap_or([0; W]);
+            let mut b = [if a[0] & 0x80 != 0 { 0xFF } else { 0 }; 16];
+            b[16 - W..].copy_from_slice(&a);
+            i128::from_be_bytes(b)
+        };
+        let mut it = values.chunks_exact(W).map(key);
+        let first = it.next()?;
+        let (lo, hi) = it.fold((first, first), |(lo, hi), k| (lo.min(k), hi.max(k)));
+        Some((lo, hi, W))
+    }
+    /// [`fold`] for `W` ≤ 8, in 64-bit integers (the loop vectorises).
+    fn fold64<const W: usize>(values: &[u8]) -> Option<(i128, i128, usize)> {
+        let key = |v: &[u8]| {
+            // chunks_exact gives W-byte chunks: the fallback is never taken.
+            let a: [u8; W] = v.try_into().unwrap_or([0; W]);
+            let mut b = [if a[0] & 0x80 != 0 { 0xFF } else { 0 }; 8];
+            b[8 - W..].copy_from_slice(&a);
+            i64::from_be_bytes(b)
+        };
+        let mut it = values.chunks_exact(W).map(key);
+        let first = it.next()?;
+        let (lo, hi) = it.fold((first, first), |(lo, hi), k| (lo.min(k), hi.max(k)));
+        Some((i128::from(lo), i128::from(hi), W))
+    }
+    macro_rules! by_width {
+        ($($n:literal)* ; $($w:literal)*) => {
+            match width {
+                $($n => fold64::<$n>(values),)*
+                $($w => fold::<$w>(values),)*
+                _ => {
+                    fold_decimals(mm, physical, |see| values.chunks_exact(width.max(1)).for_each(see));
+                    return;
+                }
+            }
+        };
+    }
+    if let Some((lo, hi, w)) = by_width!(1 2 3 4 5 6 7 8; 9 10 11 12 13 14 15 16) {
+        // The integers' last `w` big-endian bytes are the values (they fit: they are values).
+        let (lo, hi) = (lo.to_be_bytes(), hi.to_be_bytes());
+        mm.merge(SortOrder::Decimal, physical, &lo[16 - w..], &hi[16 - w..]);
+    }
+}
+
+/// A big-endian two's-complement integer of 1 to 16 bytes as an `i128`.
+#[inline]
+fn sign_extended(v: &[u8]) -> i128 {
+    let fill = if v[0] & 0x80 != 0 { 0xFF } else { 0 };
+    let mut b = [fill; 16];
+    b[16 - v.len()..].copy_from_slice(v);
+    i128::from_be_bytes(b)
+}
+
 /// Bounds cut to at most `limit` bytes: `(min, max, min exact, max exact)`. A maximum that
 /// cannot be incremented after cutting (all `0xFF`) is kept whole.
 pub fn truncate(
@@ -478,6 +577,42 @@ mod lex_tests {
             let (lo, hi) = bounds.get().unwrap();
             assert_eq!(lo, window.iter().min().unwrap().as_slice());
             assert_eq!(hi, window.iter().max().unwrap().as_slice());
+        }
+    }
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    use super::*;
+
+    /// The bounds of contiguous fixed-size decimals (each width from 1 to 20 bytes: the 64-bit,
+    /// 128-bit and byte-by-byte loops) are those of the naive comparison of every value, and
+    /// the same through the per-value fold.
+    #[test]
+    fn fixed_decimal_bounds_are_the_naive_min_and_max() {
+        let noise = crate::encoding::test_util::noise(5, 3 * 20 * 20);
+        for width in 1..=20 {
+            for (case, values) in noise.chunks(20 * width).take(3).enumerate() {
+                let values = &values[..values.len() / width * width];
+                let mut naive = MinMax::default();
+                fold_bytes(
+                    &mut naive,
+                    SortOrder::Decimal,
+                    Type::FIXED_LEN_BYTE_ARRAY,
+                    values.chunks_exact(width),
+                );
+                let mut fast = MinMax::default();
+                fold_fixed_decimals(&mut fast, Type::FIXED_LEN_BYTE_ARRAY, values, width);
+                assert_eq!(fast, naive, "width {width}, case {case}");
+                let mut each = MinMax::default();
+                fold_decimals(&mut each, Type::FIXED_LEN_BYTE_ARRAY, |see| {
+                    values.chunks_exact(width).for_each(see)
+                });
+                assert_eq!(each, naive, "width {width}, case {case}");
+                // Both signs appear in these bytes, so the bounds differ in sign.
+                let (lo, hi) = naive.bounds.unwrap();
+                assert!(lo[0] & 0x80 != 0 && hi[0] & 0x80 == 0, "width {width}");
+            }
         }
     }
 }

@@ -147,7 +147,9 @@ impl<W: Write> std::fmt::Debug for FileWriter<W> {
 impl<W: Write> FileWriter<W> {
     /// A writer of batches of `schema` to `sink` (the magic number is written now).
     pub fn new(mut sink: W, schema: SchemaRef, opts: WriteOptions) -> Result<Self> {
-        let write_schema = WriteSchema::new(&schema, &opts.schema)?;
+        let write_schema = WriteSchema::with_stored_raw(&schema, &opts.schema, &|path| {
+            stored_raw(&column_options(&opts, path))
+        })?;
         let descr = SchemaDescriptor::new(&write_schema.elements())?;
         let mut leaves = Vec::new();
         for (i, col) in descr.columns().iter().enumerate() {
@@ -456,6 +458,17 @@ fn column_options(opts: &WriteOptions, path: &[String]) -> ColumnOptions {
         }
     }
     o
+}
+
+/// Whether a column with options `o` stores its values as they are: no codec, and no delta
+/// encoding asked for or tried (decimals are then smallest as fixed-size byte arrays).
+fn stored_raw(o: &ColumnOptions) -> bool {
+    use crate::format::Encoding;
+    let delta = match o.encoding {
+        Some(e) => e == Encoding::DELTA_BINARY_PACKED,
+        None => o.choose_encoding,
+    };
+    o.codec == crate::codec::Codec::Uncompressed && !delta
 }
 
 fn io_error(e: std::io::Error) -> Error {

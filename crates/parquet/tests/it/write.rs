@@ -257,3 +257,122 @@ fn pages_after_a_dictionary_fallback_are_full_size() {
     assert!(dict_pages + plain_pages <= 11, "{stats:?}");
     assert_eq!(reader.read_all().unwrap()[0].column(0).len(), rows as usize);
 }
+
+/// `DecimalLayout::Auto` (the default) stores decimals of precision ≤ 18 as integers where a
+/// codec or a delta encoding follows, and as fixed-size byte arrays of the fewest bytes where
+/// the values are stored as they are, column by column; quiver reads each back equal.
+#[test]
+fn decimal_layout_follows_each_columns_codec_and_encoding() {
+    use quiver_arrow::array::{Array, PrimitiveArray};
+    use quiver_arrow::datatype::{DataType, Field, Schema};
+    use quiver_arrow::{I128, RecordBatch};
+    use quiver_parquet::arrow::write_schema::DecimalLayout;
+    use quiver_parquet::file::writer::ColumnOverride;
+    use quiver_parquet::format::{Encoding, Type};
+    use std::sync::Arc;
+
+    let dec = |precision| DataType::Decimal128 {
+        precision,
+        scale: 2,
+    };
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("d15", dec(15), true),
+        Field::new("d7", dec(7), false),
+        Field::new("raw", dec(15), true),
+    ]));
+    let column = |p: i128| {
+        let values =
+            (0..1000).map(|i| (i % 5 != 1).then(|| I128::from_i128((i * 7919 - 3_000_000) * p)));
+        Array::I128(
+            PrimitiveArray::from_options(values)
+                .with_data_type(dec(15))
+                .unwrap(),
+        )
+    };
+    let d7 = {
+        let values = (0..1000).map(|i| Some(I128::from_i128(i * 9973 - 4_000_000)));
+        Array::I128(
+            PrimitiveArray::from_options(values)
+                .with_data_type(dec(7))
+                .unwrap(),
+        )
+    };
+    let batch =
+        RecordBatch::try_new(schema.clone(), vec![column(1_000_000), d7, column(999)]).unwrap();
+    let uncompressed = |o: &mut WriteOptions| o.column.codec = Codec::Uncompressed;
+    let raw_column = |o: &mut WriteOptions| {
+        let mut c = o.column.clone();
+        c.codec = Codec::Uncompressed;
+        o.column_overrides
+            .push(("raw".into(), ColumnOverride::Options(c)));
+    };
+    /// A setting: its name, how it changes the defaults, the columns' physical types.
+    type Case = (&'static str, fn(&mut WriteOptions), [Type; 3]);
+    let cases: Vec<Case> = vec![
+        (
+            "default (snappy)",
+            |_: &mut WriteOptions| {},
+            [Type::INT64, Type::INT32, Type::INT64],
+        ),
+        (
+            "one column uncompressed",
+            raw_column,
+            [Type::INT64, Type::INT32, Type::FIXED_LEN_BYTE_ARRAY],
+        ),
+        (
+            "uncompressed",
+            uncompressed,
+            [Type::FIXED_LEN_BYTE_ARRAY; 3],
+        ),
+        (
+            "uncompressed, modern encodings",
+            |o: &mut WriteOptions| {
+                o.column.codec = Codec::Uncompressed;
+                o.column.choose_encoding = true;
+            },
+            [Type::INT64, Type::INT32, Type::INT64],
+        ),
+        (
+            "uncompressed, DELTA_BINARY_PACKED",
+            |o: &mut WriteOptions| {
+                o.column.codec = Codec::Uncompressed;
+                o.column.dictionary = false;
+                o.column.encoding = Some(Encoding::DELTA_BINARY_PACKED);
+            },
+            [Type::INT64, Type::INT32, Type::INT64],
+        ),
+        (
+            "uncompressed, integers asked for",
+            |o: &mut WriteOptions| {
+                o.column.codec = Codec::Uncompressed;
+                o.schema.decimals = DecimalLayout::Integer;
+            },
+            [Type::INT64, Type::INT32, Type::INT64],
+        ),
+        (
+            "snappy, fixed size asked for",
+            |o: &mut WriteOptions| o.schema.decimals = DecimalLayout::FixedLenByteArray,
+            [Type::FIXED_LEN_BYTE_ARRAY; 3],
+        ),
+    ];
+    for (name, setup, want) in cases {
+        let mut o = WriteOptions::default();
+        setup(&mut o);
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), o).unwrap();
+        w.write(&batch).unwrap();
+        let (bytes, _) = w.close().unwrap();
+        let md = quiver_parquet::metadata::parse_file(&bytes).unwrap();
+        let types: Vec<Option<Type>> = md.schema()[1..].iter().map(|e| e.type_).collect();
+        assert_eq!(types, want.map(Some), "{name}");
+        // Fixed-size decimals take the fewest bytes: 7 at precision 15, 4 at precision 7.
+        for (e, p) in md.schema()[1..].iter().zip([15, 7, 15]) {
+            if e.type_ == Some(Type::FIXED_LEN_BYTE_ARRAY) {
+                assert_eq!(e.type_length, Some(if p == 15 { 7 } else { 4 }), "{name}");
+            }
+        }
+        let reader = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+        let back = reader.read_all().unwrap();
+        assert_eq!(back.len(), 1, "{name}");
+        assert_eq!(back[0].columns(), batch.columns(), "{name}");
+    }
+}

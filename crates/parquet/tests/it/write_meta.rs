@@ -8,9 +8,10 @@
 
 use crate::common::{python_writes, writer_available};
 use quiver_arrow::RecordBatch;
+use quiver_parquet::arrow::write_schema::DecimalLayout;
 use quiver_parquet::codec::Codec;
 use quiver_parquet::file::writer::{ColumnOverride, FileWriter, WriteOptions};
-use quiver_parquet::format::{ColumnIndex, OffsetIndex};
+use quiver_parquet::format::{ColumnIndex, OffsetIndex, Type};
 use std::path::Path;
 
 /// Bloom-filtered columns of quiver's file.
@@ -66,8 +67,24 @@ fn statistics_page_index_and_bloom_filters_agree_with_pyarrow() {
         return;
     }
     let (dir, files) = python_writes("meta_source.py");
-    let theirs = &files[0];
-    let file = std::fs::File::open(dir.path().join("source.arrow")).unwrap();
+    // pyarrow with store_decimal_as_integer, then with its default fixed-size decimals.
+    let [ints, flba] = &files[..] else {
+        panic!("{files:?}")
+    };
+    agree_with_pyarrow(dir.path(), ints, DecimalLayout::Integer, Type::INT32);
+    // Uncompressed PLAIN, quiver's default layout is pyarrow's.
+    agree_with_pyarrow(
+        dir.path(),
+        flba,
+        DecimalLayout::Auto,
+        Type::FIXED_LEN_BYTE_ARRAY,
+    );
+}
+
+/// Writes `dir/source.arrow` as quiver's file with `decimals` (column `dec` then stored as
+/// `dec_type`) and compares its metadata with pyarrow's file `theirs`.
+fn agree_with_pyarrow(dir: &Path, theirs: &Path, decimals: DecimalLayout, dec_type: Type) {
+    let file = std::fs::File::open(dir.join("source.arrow")).unwrap();
     let batches: Vec<RecordBatch> = quiver_ipc::read::StreamReader::try_new(file)
         .unwrap()
         .collect::<Result<_, _>>()
@@ -79,6 +96,7 @@ fn statistics_page_index_and_bloom_filters_agree_with_pyarrow() {
     o.column.page_rows = 100;
     o.column.dictionary = false;
     o.column.codec = Codec::Uncompressed;
+    o.schema.decimals = decimals;
     for c in BLOOM {
         o.column_overrides.push((
             c.to_string(),
@@ -88,12 +106,16 @@ fn statistics_page_index_and_bloom_filters_agree_with_pyarrow() {
             },
         ));
     }
-    let ours = dir.path().join("quiver.out");
+    let ours = dir.join("quiver.out");
     let mut w = FileWriter::create(&ours, batches[0].schema().clone(), o).unwrap();
     for b in &batches {
         w.write(b).unwrap();
     }
     w.finish().unwrap();
+    let bytes = std::fs::read(&ours).unwrap();
+    let md = quiver_parquet::metadata::parse_file(&bytes).unwrap();
+    let dec = md.schema().iter().find(|e| e.name == "dec").unwrap();
+    assert_eq!(dec.type_, Some(dec_type), "{decimals:?}");
 
     let (a, b) = (page_indexes(theirs), page_indexes(&ours));
     assert_eq!(a.len(), b.len());

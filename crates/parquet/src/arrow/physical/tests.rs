@@ -1,5 +1,5 @@
 use super::*;
-use crate::arrow::write_schema::{SchemaOptions, WriteSchema};
+use crate::arrow::write_schema::{DecimalLayout, SchemaOptions, WriteSchema};
 use half::f16;
 use quiver_arrow::array::StringArray;
 use quiver_arrow::datatype::{Field, IntegerType, Schema, TimeUnit};
@@ -207,7 +207,7 @@ fn decimals_by_precision() {
 #[test]
 fn decimal32_64_256_sources() {
     let flba = SchemaOptions {
-        decimal_as_integer: false,
+        decimals: DecimalLayout::FixedLenByteArray,
     };
     let t32 = DataType::Decimal32 {
         precision: 5,
@@ -323,4 +323,90 @@ fn byte_arrays_past_i32_max_are_errors() {
         e.to_string().contains("value 2 is 2147483648 bytes long"),
         "{e}"
     );
+}
+
+/// Decimals written as fixed-size byte arrays of every width up to 16 are each value's last
+/// big-endian bytes (as the naive slicing gives them), from 32-, 64- and 128-bit sources; a
+/// valid value beyond the width is an error naming it, a null slot holding one is not.
+#[test]
+fn fixed_size_decimals_are_the_last_big_endian_bytes() {
+    let noise = crate::encoding::test_util::noise(9, 16 * 300);
+    for width in 1..=16usize {
+        let bits = 8 * width as u32;
+        // Values that fit in `width` bytes: the noise cut to `bits` and sign-extended.
+        let values: Vec<i128> = noise
+            .chunks_exact(16)
+            .map(|c| {
+                let v = i128::from_le_bytes(c.try_into().unwrap());
+                if bits == 128 {
+                    v
+                } else {
+                    (v << (128 - bits)) >> (128 - bits)
+                }
+            })
+            .collect();
+        let want: Vec<Option<Vec<u8>>> = values
+            .iter()
+            .map(|v| Some(v.to_be_bytes()[16 - width..].to_vec()))
+            .collect();
+        let t = DataType::Decimal128 {
+            precision: 38,
+            scale: 0,
+        };
+        let a = typed(
+            values.iter().map(|&v| Some(I128::from_i128(v))).collect(),
+            t.clone(),
+        );
+        let got = fixed(&decimal(&a, DecimalStorage::Fixed(width)).unwrap());
+        assert_eq!(got, want, "width {width} from 128 bits");
+        if width <= 8 {
+            let t64 = DataType::Decimal64 {
+                precision: 18,
+                scale: 0,
+            };
+            let a = typed(values.iter().map(|&v| Some(v as i64)).collect(), t64);
+            let got = fixed(&decimal(&a, DecimalStorage::Fixed(width)).unwrap());
+            assert_eq!(got, want, "width {width} from 64 bits");
+        }
+        if width <= 4 {
+            let t32 = DataType::Decimal32 {
+                precision: 9,
+                scale: 0,
+            };
+            let a = typed(values.iter().map(|&v| Some(v as i32)).collect(), t32);
+            let got = fixed(&decimal(&a, DecimalStorage::Fixed(width)).unwrap());
+            assert_eq!(got, want, "width {width} from 32 bits");
+        }
+        if width < 16 {
+            // One past the largest value: an error for a valid slot, nothing for a null one.
+            let past = 1i128 << (bits - 1);
+            let mut v: Vec<Option<I128>> =
+                values.iter().map(|&v| Some(I128::from_i128(v))).collect();
+            v[7] = None;
+            let with_null = typed(v.clone(), t.clone());
+            let Array::I128(p) = &with_null else {
+                unreachable!()
+            };
+            let mut raw: Vec<I128> = p.values().as_slice().to_vec();
+            raw[7] = I128::from_i128(past);
+            let hidden = Array::I128(
+                PrimitiveArray::new(raw.iter().copied().collect::<Buffer<I128>>())
+                    .with_validity(p.validity().cloned())
+                    .unwrap(),
+            );
+            assert!(
+                decimal(&hidden, DecimalStorage::Fixed(width)).is_ok(),
+                "width {width}"
+            );
+            v[7] = Some(I128::from_i128(-past - 1));
+            v[9] = Some(I128::from_i128(past));
+            let e = decimal(&typed(v, t.clone()), DecimalStorage::Fixed(width))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("value 7 (") && e.contains("beyond its precision"),
+                "{e}"
+            );
+        }
+    }
 }

@@ -3,7 +3,6 @@
 
 use super::super::physical::{Conversion, DecimalStorage, SortOrder};
 use super::super::types::{INTEGERS, JSON_EXTENSION, UUID_EXTENSION, parquet_unit};
-use super::SchemaOptions;
 use crate::format::{ConvertedType, LogicalType, TimeUnit, Type};
 use quiver_arrow::datatype::{DataType, Field, TimeUnit as ArrowUnit};
 use quiver_arrow::display::{format_field_type, format_type};
@@ -97,7 +96,7 @@ pub(crate) fn decimal_width(precision: u8) -> usize {
 
 /// The annotation of field `f` (a leaf: not a struct, list or map), or why Parquet cannot hold
 /// it.
-pub(super) fn annotate(f: &Field, options: &SchemaOptions) -> Result<Annotation, String> {
+pub(super) fn annotate(f: &Field, decimal_as_integer: bool) -> Result<Annotation, String> {
     // Dictionary and run-end encoded columns are written as their values.
     let mut t = f.data_type();
     loop {
@@ -117,7 +116,7 @@ pub(super) fn annotate(f: &Field, options: &SchemaOptions) -> Result<Annotation,
     if let Some(a) = extension.and_then(|name| extension_annotation(name, t)) {
         return Ok(a);
     }
-    storage(t, options)
+    storage(t, decimal_as_integer)
 }
 
 /// The canonical extensions Parquet has a logical type for.
@@ -135,7 +134,7 @@ fn extension_annotation(name: &str, t: &DataType) -> Option<Annotation> {
     }
 }
 
-fn storage(t: &DataType, options: &SchemaOptions) -> Result<Annotation, String> {
+fn storage(t: &DataType, decimal_as_integer: bool) -> Result<Annotation, String> {
     use Conversion as C;
     use DataType as D;
     use SortOrder as S;
@@ -152,7 +151,7 @@ fn storage(t: &DataType, options: &SchemaOptions) -> Result<Annotation, String> 
         D::Decimal32 { precision, scale }
         | D::Decimal64 { precision, scale }
         | D::Decimal128 { precision, scale }
-        | D::Decimal256 { precision, scale } => decimal(*precision, *scale, options)?,
+        | D::Decimal256 { precision, scale } => decimal(*precision, *scale, decimal_as_integer)?,
         D::Date32 => plain(Type::INT32, S::Signed).logical(LogicalType::Date),
         D::Date64 => {
             Annotation::new(Type::INT32, S::Signed, C::MillisToDays).logical(LogicalType::Date)
@@ -193,7 +192,7 @@ fn integer(t: &DataType) -> Annotation {
     })
 }
 
-fn decimal(precision: u8, scale: i8, options: &SchemaOptions) -> Result<Annotation, String> {
+fn decimal(precision: u8, scale: i8, as_integer: bool) -> Result<Annotation, String> {
     if scale < 0 || scale as u8 > precision {
         // As Arrow C++: the format's DECIMAL needs 0 <= scale <= precision.
         return Err(format!(
@@ -206,12 +205,12 @@ fn decimal(precision: u8, scale: i8, options: &SchemaOptions) -> Result<Annotati
         precision: i32::from(precision),
     };
     let a = match precision {
-        ..=9 if options.decimal_as_integer => Annotation::new(
+        ..=9 if as_integer => Annotation::new(
             Type::INT32,
             SortOrder::Signed,
             Conversion::Decimal(DecimalStorage::Int32),
         ),
-        ..=18 if options.decimal_as_integer => Annotation::new(
+        ..=18 if as_integer => Annotation::new(
             Type::INT64,
             SortOrder::Signed,
             Conversion::Decimal(DecimalStorage::Int64),

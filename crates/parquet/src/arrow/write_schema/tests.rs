@@ -88,12 +88,15 @@ fn elements_and_arrow_schema_equal_pyarrows() {
         .unwrap();
     assert!(ok.success());
     let mut cases = Vec::new();
-    for (file, decimal_as_integer) in [("types_int.parquet", true), ("types_flba.parquet", false)] {
+    for (file, decimals) in [
+        ("types_int.parquet", DecimalLayout::Integer),
+        ("types_flba.parquet", DecimalLayout::FixedLenByteArray),
+    ] {
         let bytes = std::fs::read(dir.path().join(file)).unwrap();
         let md = crate::metadata::parse_file(&bytes).unwrap();
         let theirs = arrow_schema_of(&md);
         let schema = decode_arrow_schema(theirs.as_bytes()).unwrap();
-        let options = SchemaOptions { decimal_as_integer };
+        let options = SchemaOptions { decimals };
         let ws = WriteSchema::new(&schema, &options).unwrap();
         let ours = ws.elements();
         assert_eq!(ours.len(), md.schema().len(), "{file}: element count");
@@ -392,7 +395,7 @@ fn leaf_specs() {
     }
     // Without decimals as integers, every decimal is a fixed-size byte array.
     let options = SchemaOptions {
-        decimal_as_integer: false,
+        decimals: DecimalLayout::FixedLenByteArray,
     };
     let ws = WriteSchema::new(&schema_of(vec![Field::new("x", d(3, 1), true)]), &options).unwrap();
     let leaf = &ws.leaves()[0];

@@ -152,6 +152,24 @@ impl Dict {
         }
     }
 
+    /// The values held and their bytes (byte arrays; 0 for fixed-width values).
+    fn room(&self) -> (usize, usize) {
+        match self {
+            Dict::Bytes(d) => (d.len(), d.data_len()),
+            d => (d.len(), 0),
+        }
+    }
+
+    /// Room for `values` values (of `bytes` bytes, for byte arrays) without growing.
+    fn reserve(&mut self, (values, bytes): (usize, usize)) {
+        match self {
+            Dict::Off => {}
+            Dict::W4(d) => d.reserve(values),
+            Dict::W8(d) => d.reserve(values),
+            Dict::Bytes(d) => d.reserve(values, bytes),
+        }
+    }
+
     /// Interns every value of `source` (a dictionary array's values); their indices.
     fn remap(&mut self, source: Source<'_>) -> Vec<u32> {
         match (self, source) {
@@ -251,6 +269,9 @@ pub struct EncodedChunk {
     pub rep_histogram: Vec<i64>,
     /// The bloom filter.
     pub bloom: Option<Sbbf>,
+    /// The values the dictionary held and their bytes (byte arrays), fallen back or not: the
+    /// room the next chunk of the column reserves ([`ColumnChunkWriter::with_dictionary_room`]).
+    pub dictionary_room: (usize, usize),
 }
 
 /// Where a leaf sits in the schema tree.
@@ -339,6 +360,14 @@ impl ColumnChunkWriter {
     pub fn with_block_pool(mut self, pool: BlockPool) -> Self {
         debug_assert!(self.data.is_empty());
         self.data = PageBlocks::with_pool(pool);
+        self
+    }
+
+    /// The writer, its dictionary given room for `room` (values, bytes): what the previous
+    /// chunk of the column held ([`EncodedChunk::dictionary_room`]), so that a dictionary that
+    /// grows to about the same size is not rehashed and copied at each doubling on the way.
+    pub fn with_dictionary_room(mut self, room: (usize, usize)) -> Self {
+        self.dict.reserve(room);
         self
     }
 
@@ -918,6 +947,7 @@ impl ColumnChunkWriter {
         });
         let distinct_count = self.distinct_count();
         Ok(EncodedChunk {
+            dictionary_room: self.dict.room(),
             distinct_count,
             dictionary_page,
             data_pages: self.data,

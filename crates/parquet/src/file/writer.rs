@@ -127,6 +127,8 @@ pub struct FileWriter<W: Write> {
     writers: Vec<ColumnChunkWriter>,
     /// The page blocks of written row groups, for the next row group's pages.
     blocks: BlockPool,
+    /// Per leaf, the room the last row group's dictionary took (values, bytes).
+    dictionary_room: Vec<(usize, usize)>,
     group_rows: u64,
     groups: Vec<GroupRecord>,
     rows: u64,
@@ -183,6 +185,7 @@ impl<W: Write> FileWriter<W> {
             field_leaves,
             writers: Vec::new(),
             blocks: BlockPool::new(),
+            dictionary_room: Vec::new(),
             group_rows: 0,
             groups: Vec::new(),
             rows: 0,
@@ -194,9 +197,18 @@ impl<W: Write> FileWriter<W> {
 
     fn new_writers(&self) -> Result<Vec<ColumnChunkWriter>> {
         let mut writers = Vec::with_capacity(self.leaves.len());
-        for ((o, shape), spec) in self.leaves.iter().zip(self.write_schema.leaves()) {
+        for (i, ((o, shape), spec)) in self
+            .leaves
+            .iter()
+            .zip(self.write_schema.leaves())
+            .enumerate()
+        {
             let w = ColumnChunkWriter::new(spec.clone(), *shape, o.clone())?;
-            writers.push(w.with_block_pool(self.blocks.clone()));
+            let room = self.dictionary_room.get(i).copied().unwrap_or_default();
+            writers.push(
+                w.with_block_pool(self.blocks.clone())
+                    .with_dictionary_room(room),
+            );
         }
         Ok(writers)
     }
@@ -279,6 +291,7 @@ impl<W: Write> FileWriter<W> {
             self.opts
                 .threads
                 .run_jobs(writers, || ColumnChunkWriter::finish, || {})?;
+        self.dictionary_room = chunks.iter().map(|c| c.dictionary_room).collect();
         let r = self.write_group(chunks);
         self.failed |= r.is_err();
         r?;

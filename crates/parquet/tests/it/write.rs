@@ -376,3 +376,73 @@ fn decimal_layout_follows_each_columns_codec_and_encoding() {
         assert_eq!(back[0].columns(), batch.columns(), "{name}");
     }
 }
+
+/// A column chunk's bytes do not depend on the room its dictionary was given from the previous
+/// row group (`EncodedChunk::dictionary_room`): each row group of a three-group file equals the
+/// same rows written alone, for dictionaries that stay (a low-cardinality number and string)
+/// and that fall back (unique numbers and strings past a 4 KiB dictionary limit).
+#[test]
+fn a_dictionary_reserved_from_the_last_row_group_writes_the_same_chunks() {
+    use quiver_arrow::RecordBatch;
+    use quiver_arrow::array::{Array, PrimitiveArray, StringArray};
+    use quiver_arrow::datatype::{DataType, Field, Schema};
+    use std::sync::Arc;
+
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("few", DataType::Int64, false),
+        Field::new("unique", DataType::Int64, false),
+        Field::new("few_s", DataType::Utf8, true),
+        Field::new("unique_s", DataType::Utf8, true),
+    ]));
+    let rows = 3000i64;
+    let few: Vec<Option<String>> = (0..rows)
+        .map(|i| (i % 11 != 3).then(|| format!("s{}", i % 5)))
+        .collect();
+    let unique: Vec<Option<String>> = (0..rows)
+        .map(|i| (i % 13 != 3).then(|| format!("value {i}")))
+        .collect();
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Array::I64(PrimitiveArray::from_options((0..rows).map(|i| Some(i % 7)))),
+            Array::I64(PrimitiveArray::from_options(
+                (0..rows).map(|i| Some(i * 7919)),
+            )),
+            Array::Utf8(StringArray::from_options(few.iter().map(Option::as_deref))),
+            Array::Utf8(StringArray::from_options(
+                unique.iter().map(Option::as_deref),
+            )),
+        ],
+    )
+    .unwrap();
+    let mut opts = WriteOptions {
+        row_group_rows: 1000,
+        ..WriteOptions::default()
+    };
+    opts.column.dictionary_limit = 4096;
+    let write = |b: &RecordBatch| {
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), opts.clone()).unwrap();
+        w.write(b).unwrap();
+        w.close().unwrap().0
+    };
+    let whole = write(&batch);
+    let md = quiver_parquet::metadata::parse_file(&whole).unwrap();
+    assert_eq!(md.num_row_groups(), 3);
+    let chunk_bytes = |file: &[u8], md: &quiver_parquet::metadata::ParquetMetaData<'_>, g, c| {
+        let chunk = md.column_chunk(g, c).unwrap();
+        let m = chunk.meta_data.as_ref().unwrap();
+        let start = m.dictionary_page_offset.unwrap_or(m.data_page_offset) as usize;
+        file[start..start + m.total_compressed_size as usize].to_vec()
+    };
+    for g in 0..3 {
+        let alone = write(&batch.slice(g * 1000, 1000));
+        let md_alone = quiver_parquet::metadata::parse_file(&alone).unwrap();
+        for c in 0..4 {
+            assert_eq!(
+                chunk_bytes(&whole, &md, g, c),
+                chunk_bytes(&alone, &md_alone, 0, c),
+                "row group {g}, column {c}"
+            );
+        }
+    }
+}

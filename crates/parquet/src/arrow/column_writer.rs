@@ -8,6 +8,8 @@
 //! limit. Pages are kept in memory ([`EncodedChunk`]) until the row group is written; the
 //! dictionary page goes first in the chunk but is written last, when the dictionary is known.
 
+use super::column_dict::Dict;
+pub use super::column_options::{BloomOptions, ColumnOptions, PageVersion, StatisticsLevel};
 use super::column_pages::{PageBuf, PageValues};
 use super::column_source::{Present, Source, Walker};
 use super::distinct::{DistinctCounter, UsedEntries};
@@ -17,8 +19,7 @@ use super::shred::{LeafLevels, ShreddedLeaf};
 use super::write_schema::LeafSpec;
 use super::write_stats::{self, LexBounds, MinMax, PageStats};
 use crate::bloom::{Sbbf, hash_bytes};
-use crate::codec::Codec;
-use crate::encoding::interner::{self, BytesInterner, FixedInterner};
+use crate::encoding::interner;
 use crate::format::{Encoding, PageEncodingStats, PageType, Type};
 use crate::page::write::{BlockPool, DataPage, PageBlocks, PageWriter, WrittenPage};
 use quiver_arrow::array::Array;
@@ -27,205 +28,8 @@ use quiver_arrow::{Error, Result};
 /// Level entries taken at a time (then extended to the next record boundary).
 pub const SLICE: usize = 1024;
 
-/// The data page format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PageVersion {
-    /// Data page v1 (what every reader handles).
-    #[default]
-    V1,
-    /// Data page v2 (levels uncompressed, records never span pages).
-    V2,
-}
-
-/// Which statistics are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StatisticsLevel {
-    /// None.
-    None,
-    /// The column chunk's statistics only.
-    Chunk,
-    /// The chunk's statistics and the page index (column index and offset index).
-    #[default]
-    Page,
-}
-
-/// A bloom filter's sizing.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BloomOptions {
-    /// Distinct values expected per column chunk.
-    pub ndv: u64,
-    /// False-positive probability.
-    pub fpp: f64,
-}
-
-/// How one column is written.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ColumnOptions {
-    /// The codec.
-    pub codec: Codec,
-    /// The codec's level (`None`: its default).
-    pub level: Option<i32>,
-    /// Data page v1 or v2.
-    pub page_version: PageVersion,
-    /// Dictionary-encode while the dictionary stays under `dictionary_limit`.
-    pub dictionary: bool,
-    /// Bytes of PLAIN-encoded dictionary values after which the chunk falls back.
-    pub dictionary_limit: usize,
-    /// The encoding of pages not dictionary-encoded: `None` chooses (PLAIN, or in the modern
-    /// profile whichever of PLAIN and the type's delta / byte-stream-split encoding is smaller).
-    pub encoding: Option<Encoding>,
-    /// Try the delta and byte-stream-split encodings for non-dictionary pages (`encoding: None`).
-    pub choose_encoding: bool,
-    /// Encoded bytes after which a page is closed.
-    pub page_size: usize,
-    /// Rows after which a page is closed.
-    pub page_rows: usize,
-    /// Statistics written.
-    pub statistics: StatisticsLevel,
-    /// Longest min/max kept whole in the column index (and 4 KiB in the chunk statistics).
-    pub truncate_length: usize,
-    /// Write page CRCs.
-    pub crc: bool,
-    /// Bloom filter, if any.
-    pub bloom: Option<BloomOptions>,
-    /// Write the chunk statistics' `distinct_count` when it is known exactly: for chunks whose
-    /// every data page is dictionary-encoded (the distinct non-null values as `COUNT(DISTINCT)`
-    /// counts them: every NaN one value, `-0.0` and `+0.0` one value; see
-    /// [`distinct`](super::distinct)). Needs statistics and dictionary encoding.
-    pub distinct_count: bool,
-}
-
-impl Default for ColumnOptions {
-    fn default() -> Self {
-        ColumnOptions {
-            codec: Codec::Snappy,
-            level: None,
-            page_version: PageVersion::V1,
-            dictionary: true,
-            dictionary_limit: 1 << 20,
-            encoding: None,
-            choose_encoding: false,
-            page_size: 1 << 20,
-            page_rows: 20_000,
-            statistics: StatisticsLevel::Page,
-            truncate_length: 64,
-            crc: true,
-            bloom: None,
-            distinct_count: false,
-        }
-    }
-}
-
 /// Longest min/max kept whole in a chunk's statistics.
 pub const CHUNK_STATS_LIMIT: usize = 4096;
-
-/// The dictionary being built.
-#[derive(Debug)]
-pub(crate) enum Dict {
-    /// Not dictionary-encoding (booleans, disabled, or fallen back).
-    Off,
-    /// 4-byte values by their bits.
-    W4(FixedInterner<u32>),
-    /// 8-byte values by their bits.
-    W8(FixedInterner<u64>),
-    /// Byte arrays and fixed-length byte arrays.
-    Bytes(BytesInterner),
-}
-
-impl Dict {
-    fn new(physical: Type, on: bool) -> Dict {
-        match physical {
-            _ if !on => Dict::Off,
-            Type::INT32 | Type::FLOAT => Dict::W4(FixedInterner::new()),
-            Type::INT64 | Type::DOUBLE => Dict::W8(FixedInterner::new()),
-            Type::BYTE_ARRAY | Type::FIXED_LEN_BYTE_ARRAY => Dict::Bytes(BytesInterner::new()),
-            _ => Dict::Off,
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            Dict::Off => 0,
-            Dict::W4(d) => d.len(),
-            Dict::W8(d) => d.len(),
-            Dict::Bytes(d) => d.len(),
-        }
-    }
-
-    /// The values held and their bytes (byte arrays; 0 for fixed-width values).
-    fn room(&self) -> (usize, usize) {
-        match self {
-            Dict::Bytes(d) => (d.len(), d.data_len()),
-            d => (d.len(), 0),
-        }
-    }
-
-    /// Room for `values` values (of `bytes` bytes, for byte arrays) without growing.
-    fn reserve(&mut self, (values, bytes): (usize, usize)) {
-        match self {
-            Dict::Off => {}
-            Dict::W4(d) => d.reserve(values),
-            Dict::W8(d) => d.reserve(values),
-            Dict::Bytes(d) => d.reserve(values, bytes),
-        }
-    }
-
-    /// Interns every value of `source` (a dictionary array's values); their indices.
-    fn remap(&mut self, source: Source<'_>) -> Vec<u32> {
-        match (self, source) {
-            (Dict::W4(d), Source::I32(v)) => v.iter().map(|&x| d.intern(x as u32)).collect(),
-            (Dict::W4(d), Source::F32(v)) => v.iter().map(|&x| d.intern(x.to_bits())).collect(),
-            (Dict::W8(d), Source::I64(v)) => v.iter().map(|&x| d.intern(x as u64)).collect(),
-            (Dict::W8(d), Source::F64(v)) => v.iter().map(|&x| d.intern(x.to_bits())).collect(),
-            (Dict::Bytes(d), s) => (0..s.count()).map(|i| d.intern(s.bytes(i))).collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// PLAIN-encoded size of the values.
-    fn plain_size(&self, fixed: bool) -> usize {
-        match self {
-            Dict::Off => 0,
-            Dict::W4(d) => 4 * d.len(),
-            Dict::W8(d) => 8 * d.len(),
-            Dict::Bytes(d) => d.data_len() + if fixed { 0 } else { 4 * d.len() },
-        }
-    }
-
-    /// Calls `f` with each entry in `used`, PLAIN-encoded (byte arrays without their length).
-    fn for_each_used(&self, used: &UsedEntries, mut f: impl FnMut(&[u8])) {
-        match self {
-            Dict::Off => {}
-            Dict::W4(d) => (d.values().iter().enumerate())
-                .filter(|(i, _)| used.contains(*i))
-                .for_each(|(_, v)| f(&v.to_le_bytes())),
-            Dict::W8(d) => (d.values().iter().enumerate())
-                .filter(|(i, _)| used.contains(*i))
-                .for_each(|(_, v)| f(&v.to_le_bytes())),
-            Dict::Bytes(d) => (0..d.len() as u32)
-                .filter(|&i| used.contains(i as usize))
-                .for_each(|i| f(d.get(i))),
-        }
-    }
-
-    /// The values, PLAIN-encoded.
-    fn plain(&self, fixed: bool, out: &mut Vec<u8>) {
-        match self {
-            Dict::Off => {}
-            Dict::W4(d) => out.extend_from_slice(bytemuck::cast_slice(d.values())),
-            Dict::W8(d) => out.extend_from_slice(bytemuck::cast_slice(d.values())),
-            Dict::Bytes(d) => {
-                for i in 0..d.len() as u32 {
-                    let v = d.get(i);
-                    if !fixed {
-                        out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-                    }
-                    out.extend_from_slice(v);
-                }
-            }
-        }
-    }
-}
 
 /// A page's place in the chunk, for the offset index.
 #[derive(Debug, Clone, Copy)]
@@ -297,7 +101,7 @@ pub struct ColumnChunkWriter {
     max_rep: i16,
     opts: ColumnOptions,
     pages: PageWriter,
-    pub(crate) dict: Dict,
+    pub(super) dict: Dict,
     /// Some data page is dictionary-encoded (so the chunk has a dictionary page).
     dict_pages: bool,
     /// The dictionary entries the pages use (kept when counting distinct values).

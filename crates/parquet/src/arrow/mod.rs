@@ -10,6 +10,8 @@
 //! - [`distinct`]: exact distinct counts of dictionary-encoded column chunks.
 
 pub mod build;
+mod column_dict;
+mod column_options;
 mod column_pages;
 mod column_source;
 pub mod column_writer;

@@ -412,11 +412,7 @@ where
     T: quiver_arrow::array::PrimitiveType + std::fmt::Display,
 {
     const N: usize = 16;
-    if width == 0 || width > bytes.min(N) {
-        return Err(Error::invalid(format!(
-            "a decimal of {bytes} bytes cannot be stored in {width} bytes"
-        )));
-    }
+    check_width(width, bytes.min(N))?;
     let shift = (8 * (N - width)) as u32;
     let values = p.values().as_slice();
     const BLOCK: usize = 64;
@@ -447,24 +443,16 @@ where
             out.extend_from_slice(&block[..chunk.len() * width]);
         }
     }
-    if !fits {
-        // Rare: find the first valid value that does not fit (nulls may hold anything).
-        let bad = values.iter().enumerate().find(|&(i, &v)| {
-            let v = as_i128(v);
-            (v << shift) >> shift != v && p.is_valid(i)
-        });
-        if let Some((i, v)) = bad {
-            return Err(Error::invalid(format!(
-                "value {i} ({v}) {BEYOND_PRECISION}"
-            )));
-        }
-    }
-    Ok(Array::FixedSizeBinary(FixedSizeBinaryArray::try_new(
-        width as i32,
-        values.len(),
-        Buffer::from(out),
-        p.validity().cloned(),
-    )?))
+    // Rare: the first valid value that does not fit (nulls may hold anything).
+    let bad = (!fits)
+        .then(|| {
+            values.iter().enumerate().position(|(i, &v)| {
+                let v = as_i128(v);
+                (v << shift) >> shift != v && p.is_valid(i)
+            })
+        })
+        .flatten();
+    fixed_array(p, width, out, bad)
 }
 
 /// Each value as its last `width` big-endian bytes; a valid value whose dropped bytes are not
@@ -477,11 +465,7 @@ fn fixed<T, const N: usize>(
 where
     T: quiver_arrow::array::PrimitiveType + std::fmt::Display,
 {
-    if width == 0 || width > N {
-        return Err(Error::invalid(format!(
-            "a decimal of {N} bytes cannot be stored in {width} bytes"
-        )));
-    }
+    check_width(width, N)?;
     let cut = N - width;
     let values = p.values().as_slice();
     let mut out = MutableBuffer::with_capacity(values.len() * width);
@@ -494,18 +478,42 @@ where
         }
         out.extend_from_slice(&b[cut..]);
     }
+    fixed_array(p, width, out, bad)
+}
+
+/// The fixed-size array of `width`-byte values `out` converted from `p` (its validity kept),
+/// or the error naming value `bad` of `p`, which does not fit.
+fn fixed_array<T>(
+    p: &PrimitiveArray<T>,
+    width: usize,
+    out: MutableBuffer,
+    bad: Option<usize>,
+) -> Result<Array>
+where
+    T: quiver_arrow::array::PrimitiveType + std::fmt::Display,
+{
     if let Some(i) = bad {
         return Err(Error::invalid(format!(
             "value {i} ({}) {BEYOND_PRECISION}",
-            values[i]
+            p.values().as_slice()[i]
         )));
     }
     Ok(Array::FixedSizeBinary(FixedSizeBinaryArray::try_new(
         width as i32,
-        values.len(),
+        p.len(),
         Buffer::from(out),
         p.validity().cloned(),
     )?))
+}
+
+/// An error unless a decimal of `bytes` bytes can be cut to `width` (1 to `bytes`).
+fn check_width(width: usize, bytes: usize) -> Result<()> {
+    if width == 0 || width > bytes {
+        return Err(Error::invalid(format!(
+            "a decimal of {bytes} bytes cannot be stored in {width} bytes"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -267,41 +267,33 @@ pub fn fold_decimals<'v>(
 }
 
 /// Folds contiguous decimals of `width` bytes each (`values` holds them back to back) into
-/// `mm`: one loop per width up to 16, each value loaded as a fixed-size array.
+/// `mm`: one loop per width up to 16, each value loaded as a fixed-size array and compared as
+/// an integer (`i64` up to 8 bytes, `i128` beyond).
 pub fn fold_fixed_decimals(mm: &mut MinMax, physical: Type, values: &[u8], width: usize) {
-    /// The least and greatest of the values as integers, and `W`.
-    fn fold<const W: usize>(values: &[u8]) -> Option<(i128, i128, usize)> {
-        let key = |v: &[u8]| {
-            // chunks_exact gives W-byte chunks: the fallback is never taken.
-            let a: [u8; W] = v.try_into().unwrap_or([0; W]);
-            let mut b = [if a[0] & 0x80 != 0 { 0xFF } else { 0 }; 16];
-            b[16 - W..].copy_from_slice(&a);
-            i128::from_be_bytes(b)
-        };
-        let mut it = values.chunks_exact(W).map(key);
+    /// The least and greatest of the values as the integers `key` makes of them, and `W`.
+    fn fold<const W: usize, K: Ord + Copy + Into<i128>>(
+        values: &[u8],
+        key: impl Fn([u8; W]) -> K,
+    ) -> Option<(i128, i128, usize)> {
+        // chunks_exact gives W-byte chunks: the fallback is never taken.
+        let mut it = values
+            .chunks_exact(W)
+            .map(|v| key(v.try_into().unwrap_or([0; W])));
         let first = it.next()?;
         let (lo, hi) = it.fold((first, first), |(lo, hi), k| (lo.min(k), hi.max(k)));
-        Some((lo, hi, W))
+        Some((lo.into(), hi.into(), W))
     }
-    /// [`fold`] for `W` ≤ 8, in 64-bit integers (the loop vectorises).
-    fn fold64<const W: usize>(values: &[u8]) -> Option<(i128, i128, usize)> {
-        let key = |v: &[u8]| {
-            // chunks_exact gives W-byte chunks: the fallback is never taken.
-            let a: [u8; W] = v.try_into().unwrap_or([0; W]);
-            let mut b = [if a[0] & 0x80 != 0 { 0xFF } else { 0 }; 8];
-            b[8 - W..].copy_from_slice(&a);
-            i64::from_be_bytes(b)
-        };
-        let mut it = values.chunks_exact(W).map(key);
-        let first = it.next()?;
-        let (lo, hi) = it.fold((first, first), |(lo, hi), k| (lo.min(k), hi.max(k)));
-        Some((i128::from(lo), i128::from(hi), W))
+    /// Up to 8 bytes sign-extended to an `i64` (the fold then vectorises).
+    fn key64<const W: usize>(a: [u8; W]) -> i64 {
+        let mut b = [if a[0] & 0x80 != 0 { 0xFF } else { 0 }; 8];
+        b[8 - W..].copy_from_slice(&a);
+        i64::from_be_bytes(b)
     }
     macro_rules! by_width {
         ($($n:literal)* ; $($w:literal)*) => {
             match width {
-                $($n => fold64::<$n>(values),)*
-                $($w => fold::<$w>(values),)*
+                $($n => fold(values, key64::<$n>),)*
+                $($w => fold(values, |a: [u8; $w]| sign_extended(&a)),)*
                 _ => {
                     fold_decimals(mm, physical, |see| values.chunks_exact(width.max(1)).for_each(see));
                     return;

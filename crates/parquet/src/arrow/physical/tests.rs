@@ -359,23 +359,28 @@ fn fixed_size_decimals_are_the_last_big_endian_bytes() {
         );
         let got = fixed(&decimal(&a, DecimalStorage::Fixed(width)).unwrap());
         assert_eq!(got, want, "width {width} from 128 bits");
-        if width <= 8 {
-            let t64 = DataType::Decimal64 {
-                precision: 18,
-                scale: 0,
-            };
-            let a = typed(values.iter().map(|&v| Some(v as i64)).collect(), t64);
-            let got = fixed(&decimal(&a, DecimalStorage::Fixed(width)).unwrap());
-            assert_eq!(got, want, "width {width} from 64 bits");
-        }
-        if width <= 4 {
-            let t32 = DataType::Decimal32 {
-                precision: 9,
-                scale: 0,
-            };
-            let a = typed(values.iter().map(|&v| Some(v as i32)).collect(), t32);
-            let got = fixed(&decimal(&a, DecimalStorage::Fixed(width)).unwrap());
-            assert_eq!(got, want, "width {width} from 32 bits");
+        // The same values from the narrower sources that hold them.
+        let t64 = DataType::Decimal64 {
+            precision: 18,
+            scale: 0,
+        };
+        let t32 = DataType::Decimal32 {
+            precision: 9,
+            scale: 0,
+        };
+        let narrower = [
+            (
+                64,
+                typed(values.iter().map(|&v| Some(v as i64)).collect(), t64),
+            ),
+            (
+                32,
+                typed(values.iter().map(|&v| Some(v as i32)).collect(), t32),
+            ),
+        ];
+        for (source_bits, a) in narrower.iter().filter(|(b, _)| 8 * width <= *b) {
+            let got = fixed(&decimal(a, DecimalStorage::Fixed(width)).unwrap());
+            assert_eq!(got, want, "width {width} from {source_bits} bits");
         }
         if width < 16 {
             // One past the largest value: an error for a valid slot, nothing for a null one.

@@ -90,10 +90,13 @@ impl Compressor {
             Codec::Gzip => gzip(src, self.level.unwrap_or(6), &mut self.scratch),
             Codec::Brotli => brotli(src, self.level.unwrap_or(1), &mut self.scratch),
             Codec::Zstd => self.zstd(src),
-            Codec::Lz4Raw => Ok(lz4_block(src, grown(&mut self.scratch, lz4_bound(src)))),
+            Codec::Lz4Raw => Ok(lz4_block(
+                src,
+                super::scratch_of(&mut self.scratch, lz4_bound(src)),
+            )),
             Codec::Lz4 => Ok(lz4_hadoop(
                 src,
-                grown(&mut self.scratch, 8 + lz4_bound(src)),
+                super::scratch_of(&mut self.scratch, 8 + lz4_bound(src)),
             )),
             Codec::Lzo => Err(Error::not_supported("writing LZO pages")),
         };
@@ -114,7 +117,7 @@ impl Compressor {
                 src.len()
             )));
         }
-        let out = grown(
+        let out = super::scratch_of(
             &mut self.scratch,
             super::snappy::max_compressed_len(src.len()),
         );
@@ -129,21 +132,13 @@ impl Compressor {
                     .map_err(|e| Error::codec(format!("zstd: {e}")))?,
             ),
         };
-        let out = grown(
+        let out = super::scratch_of(
             &mut self.scratch,
             zstd::zstd_safe::compress_bound(src.len()),
         );
         c.compress_to_buffer(src, out)
             .map_err(|e| Error::codec(format!("zstd: {e}")))
     }
-}
-
-/// `scratch` at least `n` bytes long (zero-filling only what it grows by).
-fn grown(scratch: &mut Vec<u8>, n: usize) -> &mut [u8] {
-    if scratch.len() < n {
-        scratch.resize(n, 0);
-    }
-    &mut scratch[..]
 }
 
 fn gzip(src: &[u8], level: i32, out: &mut Vec<u8>) -> Result<usize> {

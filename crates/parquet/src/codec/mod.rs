@@ -14,6 +14,16 @@ pub mod snappy;
 
 pub use compress::Compressor;
 
+/// The first `n` bytes of `scratch`, grown (and zero-filled) only by what it lacks: a codec
+/// overwrites every byte it is handed, so a buffer reused across pages is zeroed once, not on
+/// every page.
+pub(crate) fn scratch_of(scratch: &mut Vec<u8>, n: usize) -> &mut [u8] {
+    if scratch.len() < n {
+        scratch.resize(n, 0);
+    }
+    &mut scratch[..n]
+}
+
 use quiver_arrow::{Error, Result};
 use std::io::Read;
 

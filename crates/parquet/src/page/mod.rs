@@ -462,11 +462,7 @@ fn inflate<'b>(
         }
         return Ok(data);
     }
-    // Grown (and zeroed) only when a larger page comes: the codec overwrites what it uses.
-    if scratch.len() < len {
-        scratch.resize(len, 0);
-    }
-    let out = &mut scratch[..len];
+    let out = crate::codec::scratch_of(scratch, len);
     decompressor.decompress(codec, data, out)?;
     Ok(out)
 }

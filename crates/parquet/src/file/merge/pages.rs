@@ -96,11 +96,9 @@ impl Rewriter {
             }
             return Ok(if len == 0 { &[] } else { data });
         }
-        self.scratch.clear();
-        self.scratch.resize(len, 0);
-        self.decompressor
-            .decompress(codec, data, &mut self.scratch)?;
-        Ok(&self.scratch)
+        let out = crate::codec::scratch_of(&mut self.scratch, len);
+        self.decompressor.decompress(codec, data, out)?;
+        Ok(out)
     }
 
     /// Appends a dictionary page of `num_values` PLAIN `values`.
@@ -231,10 +229,9 @@ impl Rewriter {
         let vals: &[u8] = if from == Codec::Uncompressed {
             stored
         } else {
-            scratch.clear();
-            scratch.resize(uncompressed - levels, 0);
-            self.decompressor.decompress(from, stored, &mut scratch)?;
-            &scratch
+            let out = crate::codec::scratch_of(&mut scratch, uncompressed - levels);
+            self.decompressor.decompress(from, stored, out)?;
+            out
         };
         let r = match values {
             Values::Same => self.emit_v2(d, [rep, def, vals], out),
@@ -521,10 +518,9 @@ impl Rewriter {
         if codec == Codec::Uncompressed {
             return Ok(data);
         }
-        scratch.clear();
-        scratch.resize(uncompressed, 0);
-        self.decompressor.decompress(codec, data, scratch)?;
-        Ok(scratch)
+        let out = crate::codec::scratch_of(scratch, uncompressed);
+        self.decompressor.decompress(codec, data, out)?;
+        Ok(out)
     }
 
     /// A v1 body's levels section (repetition then definition levels, as stored), its values

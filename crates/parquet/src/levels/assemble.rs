@@ -270,22 +270,69 @@ impl OneList<'_> {
         let bl: [i16; B] = std::array::from_fn(|j| inner[j].0);
         let (mut records, mut elements) = (0usize, 0usize);
         let list = self.list_level;
-        for (i, (&d, &r)) in self.def.iter().zip(self.rep).enumerate() {
-            if r == 0 {
-                records += 1;
+        // No branch on the levels (list lengths vary at random, and mispredicted branches
+        // were most of this loop's time): every entry writes an offset slot and offers a bit
+        // to every node, and whether it counts is added, not branched on.
+        let start = offs.len();
+        offs.resize(start + self.def.len() + 1, 0);
+        let slots = &mut offs[start..];
+        let mut undefined = false;
+        // The nodes of one side take a bit from the same entries, so their words fill in step:
+        // one count per side, the words in registers.
+        let (mut tw, mut tn): ([u64; A], u32) = (std::array::from_fn(|j| t[j].word), 0);
+        let (mut bw, mut bn): ([u64; B], u32) = (std::array::from_fn(|j| b[j].word), 0);
+        if let Some(x) = t.first() {
+            tn = x.n;
+        }
+        if let Some(x) = b.first() {
+            bn = x.n;
+        }
+        debug_assert!(t.iter().all(|x| x.n == tn) && b.iter().all(|x| x.n == bn));
+        for (&d, &r) in self.def.iter().zip(self.rep) {
+            let record = r == 0;
+            let element = d >= list;
+            undefined |= !record & !element;
+            // `records` counts the entries before this one at most: inside `slots`.
+            slots[records] = elements as i64;
+            records += usize::from(record);
+            elements += usize::from(element);
+            for j in 0..A {
+                tw[j] |= u64::from(record & (d >= tl[j])) << tn;
+            }
+            tn += u32::from(record);
+            if tn == 64 {
                 for j in 0..A {
-                    t[j].push(d >= tl[j]);
+                    t[j].words.push(std::mem::take(&mut tw[j]));
                 }
-                offs.push(elements as i64);
-            } else if d < list {
-                return Err(undefined_list(i, d, r));
+                tn = 0;
             }
-            if d >= list {
-                elements += 1;
+            for j in 0..B {
+                bw[j] |= u64::from(element & (d >= bl[j])) << bn;
+            }
+            bn += u32::from(element);
+            if bn == 64 {
                 for j in 0..B {
-                    b[j].push(d >= bl[j]);
+                    b[j].words.push(std::mem::take(&mut bw[j]));
                 }
+                bn = 0;
             }
+        }
+        for (x, w) in t.iter_mut().zip(tw) {
+            (x.word, x.n) = (w, tn);
+        }
+        for (x, w) in b.iter_mut().zip(bw) {
+            (x.word, x.n) = (w, bn);
+        }
+        offs.truncate(start + records);
+        if undefined {
+            let (i, (&d, &r)) = self
+                .def
+                .iter()
+                .zip(self.rep)
+                .enumerate()
+                .find(|&(_, (&d, &r))| r != 0 && d < list)
+                .unwrap_or((0, (&0, &0))); // ok: `undefined` says there is one
+            return Err(undefined_list(i, d, r));
         }
         for (j, bits) in t.into_iter().enumerate() {
             top[j].1 = bits;

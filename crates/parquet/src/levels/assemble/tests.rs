@@ -81,6 +81,20 @@ fn levels_out_of_range_are_errors() {
         p.assemble(&[3, 1], &[0, 1]).is_err(),
         "repeats an undefined list"
     );
+    // The first entry that repeats an undefined list is named, wherever it is.
+    for (def, rep, first) in [
+        (&[3, 3, 0, 3, 1, 1][..], &[0, 1, 0, 0, 1, 1][..], 4),
+        (&[2, 0, 1, 1], &[0, 1, 0, 1], 1),
+    ] {
+        let e = p.assemble(def, rep).unwrap_err().to_string();
+        let d = def[first];
+        assert!(
+            e.contains(&format!(
+                "level entry {first} repeats at level 1 but its definition level {d}"
+            )),
+            "{e}"
+        );
+    }
     assert!(p.assemble(&[3], &[]).is_err(), "repetition levels missing");
     assert!(p.assemble(&[3, 2, 0, 1], &[0, 1, 0, 0]).is_ok());
 }

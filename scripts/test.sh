@@ -19,8 +19,9 @@ fi
 
 # Python packages used by interoperability tests (pyarrow, DuckDB and polars read what quiver
 # writes; with fastparquet and Spark they write the files the Parquet reader is compared on),
-# installed from PyPI into the current Python when missing.
-for pkg in pyarrow duckdb polars fastparquet pyspark; do
+# installed from PyPI into the current Python when missing; numpy is named too, as the tests'
+# scripts import it themselves.
+for pkg in pyarrow numpy duckdb polars fastparquet pyspark; do
   if ! python3 -c "import $pkg" >/dev/null 2>&1; then
     case $pkg in
       pyarrow) spec="pyarrow>=20" ;;

@@ -2,7 +2,9 @@
 //! bit width followed by an RLE / bit-packed hybrid stream of indices into the column chunk's
 //! dictionary page. The indices are decoded in blocks into reused scratch and gathered.
 
+use super::bitpack::{pack32, unpack32};
 use super::rle::RleDecoder;
+use super::varint::uleb128;
 use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Result};
 
@@ -82,6 +84,115 @@ pub fn gather<T: bytemuck::Pod>(
     })
 }
 
+/// Appends the values section `page` of a dictionary-encoded data page (a bit width byte, then
+/// the RLE / bit-packed hybrid stream) with each of its first `present` indices `i` replaced by
+/// `table[i]`, its runs kept as they are: a repeated run's value is mapped, a bit-packed run
+/// unpacked, mapped and packed again at the same width (the slots after the `present`-th
+/// value, which readers skip, become 0). Returns `false`, appending nothing, when the page's
+/// width is not `width` (nor 1 to 32): the caller then encodes the mapped indices anew.
+///
+/// This is the new page a merged dictionary needs when it has the width of the page's own:
+/// no run is searched for, and the bytes have the same length.
+///
+/// ```
+/// use quiver_parquet::encoding::dictionary::{for_each_block, indices, remap_runs};
+/// // Width 2: a run of five 1s, then a bit-packed group of 2, 0, 1, 2 (and four padding 0s).
+/// let page = [2, 5 << 1, 1, 1 << 1 | 1, 0b1001_0010, 0];
+/// let mut out = vec![];
+/// assert!(remap_runs(&page, 9, &[3, 0, 2], 2, &mut out, &mut vec![]).unwrap());
+/// let mut got = vec![];
+/// for_each_block(&mut indices(&out).unwrap(), 9, 4, |b| Ok(got.extend_from_slice(b))).unwrap();
+/// assert_eq!(got, [0, 0, 0, 0, 0, 2, 3, 0, 2]);
+/// assert!(!remap_runs(&page, 9, &[3, 0, 2], 3, &mut out, &mut vec![]).unwrap());
+/// ```
+pub fn remap_runs(
+    page: &[u8],
+    present: usize,
+    table: &[u32],
+    width: u32,
+    out: &mut Vec<u8>,
+    scratch: &mut Vec<u32>,
+) -> Result<bool> {
+    let Some((&w, stream)) = page.split_first() else {
+        return Ok(false);
+    };
+    if u32::from(w) != width || !(1..=32).contains(&width) {
+        return Ok(false);
+    }
+    let start = out.len();
+    out.push(w);
+    let r = remap_stream(stream, present, table, width, out, scratch);
+    if r.is_err() {
+        out.truncate(start);
+    }
+    r.map(|()| true)
+}
+
+/// The loop of [`remap_runs`] over the hybrid stream (`width` 1 to 32).
+fn remap_stream(
+    stream: &[u8],
+    present: usize,
+    table: &[u32],
+    width: u32,
+    out: &mut Vec<u8>,
+    scratch: &mut Vec<u32>,
+) -> Result<()> {
+    let map = |i: u32| {
+        table
+            .get(i as usize)
+            .copied()
+            .ok_or_else(|| out_of_range(i, table.len()))
+    };
+    let value_bytes = width.div_ceil(8) as usize;
+    let (mut left, mut at) = (present, 0usize);
+    while left > 0 {
+        let (header, used) = uleb128(&stream[at..])
+            .map_err(|e| e.context(format!("RLE run header at byte {at}")))?;
+        out.extend_from_slice(&stream[at..at + used]);
+        at += used;
+        let count = usize::try_from(header >> 1).unwrap_or(usize::MAX);
+        if header & 1 == 0 {
+            let Some(raw) = stream.get(at..at + value_bytes) else {
+                return Err(Error::oos(format!(
+                    "RLE repeated run at byte {at} needs {value_bytes} value bytes, {} left",
+                    stream.len() - at
+                )));
+            };
+            let mut v = [0u8; 4];
+            v[..value_bytes].copy_from_slice(raw);
+            // A run of no values repeats nothing: its value is left unchecked, as readers do.
+            let mapped = match count {
+                0 => 0,
+                _ => map(u32::from_le_bytes(v))?,
+            };
+            out.extend_from_slice(&mapped.to_le_bytes()[..value_bytes]);
+            at += value_bytes;
+            left = left.saturating_sub(count);
+        } else {
+            let bytes = count.saturating_mul(width as usize);
+            let Some(packed) = stream.get(at..at.saturating_add(bytes)) else {
+                return Err(Error::oos(format!(
+                    "RLE bit-packed run at byte {at} needs {bytes} bytes, {} left",
+                    stream.len() - at
+                )));
+            };
+            // `count` groups of 8, at most 8 values per byte of the page: bounded by the input.
+            scratch.clear();
+            scratch.resize(count * 8, 0);
+            unpack32(packed, width, scratch);
+            let real = scratch.len().min(left);
+            for v in &mut scratch[..real] {
+                *v = map(*v)?;
+            }
+            scratch[real..].fill(0);
+            pack32(scratch, width, out);
+            at += bytes;
+            left -= real;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +231,80 @@ mod tests {
             &mut MutableBuffer::new(),
         );
         assert!(e.unwrap_err().to_string().contains("after 2 of 3"));
+    }
+
+    /// Indices encoded by the writer's RLE encoder (repeated and bit-packed runs), remapped
+    /// run by run, decode as the naive mapping of the indices.
+    #[test]
+    fn remapped_runs_decode_as_the_mapped_indices() {
+        use crate::encoding::rle_encoder::RleEncoder;
+        let mut rng = Rng::new(77);
+        for width in 1..=20u32 {
+            let len = 1usize << width.min(12);
+            for n in [1usize, 7, 8, 9, 100, 3000] {
+                // Runs of repeats among random values, so that both kinds of run occur.
+                let mut idx = Vec::with_capacity(n);
+                while idx.len() < n {
+                    let v = rng.below(len as u64) as u32;
+                    let k = if rng.below(3) == 0 {
+                        rng.below(20) + 1
+                    } else {
+                        1
+                    };
+                    idx.extend(std::iter::repeat_n(v, k as usize));
+                }
+                idx.truncate(n);
+                let mut enc = RleEncoder::new(width);
+                enc.put_u32s(&idx);
+                let mut page = vec![width as u8];
+                enc.finish_into(&mut page);
+                let table: Vec<u32> = (0..len).map(|_| rng.below(1u64 << width) as u32).collect();
+                let mut out = vec![0xAA];
+                let mut scratch = vec![];
+                assert!(remap_runs(&page, n, &table, width, &mut out, &mut scratch).unwrap());
+                assert_eq!(out[0], 0xAA);
+                assert_eq!(out.len() - 1, page.len(), "same runs, same bytes");
+                let mut got = Vec::new();
+                // The mapped values are any of `width` bits.
+                for_each_block(&mut indices(&out[1..]).unwrap(), n, 1 << width, |b| {
+                    got.extend_from_slice(b);
+                    Ok(())
+                })
+                .unwrap();
+                let want: Vec<u32> = idx.iter().map(|&i| table[i as usize]).collect();
+                assert_eq!(got, want, "width {width}, {n} values");
+                // Another width: nothing appended.
+                let before = out.len();
+                assert!(!remap_runs(&page, n, &table, width + 1, &mut out, &mut scratch).unwrap());
+                assert_eq!(out.len(), before);
+                // A table one entry short of an index used: an error, nothing appended.
+                let top = *idx.iter().max().unwrap();
+                let e = remap_runs(
+                    &page,
+                    n,
+                    &table[..top as usize],
+                    width,
+                    &mut out,
+                    &mut scratch,
+                )
+                .unwrap_err();
+                assert!(
+                    e.to_string()
+                        .contains(&format!("index {top} is out of range")),
+                    "{e}"
+                );
+                assert_eq!(out.len(), before);
+            }
+        }
+        // A stream that ends before its values: an error.
+        let e = remap_runs(
+            &[3, 3 << 1 | 1, 0xff],
+            24,
+            &[0; 8],
+            3,
+            &mut vec![],
+            &mut vec![],
+        );
+        assert!(e.unwrap_err().to_string().contains("needs 9 bytes"));
     }
 }

@@ -8,7 +8,7 @@ use crate::codec::{Codec, Decompressor, snappy};
 use crate::encoding::byte_array::{
     ByteArraySink, DeltaByteArrayScratch, delta_byte_array, delta_length,
 };
-use crate::encoding::dictionary::{for_each_block, indices};
+use crate::encoding::dictionary::{for_each_block, indices, remap_runs};
 use crate::encoding::rle_encoder::RleEncoder;
 use crate::format::{DataPageHeader, DataPageHeaderV2, Encoding, PageType};
 use crate::levels::{LevelEncoding, level_width, split_v1};
@@ -342,6 +342,10 @@ impl Rewriter {
                 Ok(None)
             }
             Values::Remap(table, width) => {
+                // The merged dictionary's width is the page's: its runs are kept, each mapped.
+                if remap_runs(vals, present, table, width, out, &mut self.mapped)? {
+                    return Ok(None);
+                }
                 self.rle.set_width(width);
                 let (rle, mapped) = (&mut self.rle, &mut self.mapped);
                 for_each_block(&mut decoder, present, table.len(), |block| {

@@ -3,7 +3,7 @@
 //! dictionary page. The indices are decoded in blocks into reused scratch and gathered.
 
 use super::bitpack::{pack32, unpack32};
-use super::rle::RleDecoder;
+use super::rle::{RleDecoder, repeated_value};
 use super::varint::uleb128;
 use quiver_arrow::buffer::MutableBuffer;
 use quiver_arrow::{Error, Result};
@@ -119,78 +119,59 @@ pub fn remap_runs(
     if u32::from(w) != width || !(1..=32).contains(&width) {
         return Ok(false);
     }
-    let start = out.len();
-    out.push(w);
-    let r = remap_stream(stream, present, table, width, out, scratch);
-    if r.is_err() {
-        out.truncate(start);
-    }
-    r.map(|()| true)
-}
-
-/// The loop of [`remap_runs`] over the hybrid stream (`width` 1 to 32).
-fn remap_stream(
-    stream: &[u8],
-    present: usize,
-    table: &[u32],
-    width: u32,
-    out: &mut Vec<u8>,
-    scratch: &mut Vec<u32>,
-) -> Result<()> {
     let map = |i: u32| {
         table
             .get(i as usize)
             .copied()
             .ok_or_else(|| out_of_range(i, table.len()))
     };
-    let value_bytes = width.div_ceil(8) as usize;
-    let (mut left, mut at) = (present, 0usize);
-    while left > 0 {
-        let (header, used) = uleb128(&stream[at..])
-            .map_err(|e| e.context(format!("RLE run header at byte {at}")))?;
-        out.extend_from_slice(&stream[at..at + used]);
-        at += used;
-        let count = usize::try_from(header >> 1).unwrap_or(usize::MAX);
-        if header & 1 == 0 {
-            let Some(raw) = stream.get(at..at + value_bytes) else {
-                return Err(Error::oos(format!(
-                    "RLE repeated run at byte {at} needs {value_bytes} value bytes, {} left",
-                    stream.len() - at
-                )));
-            };
-            let mut v = [0u8; 4];
-            v[..value_bytes].copy_from_slice(raw);
-            // A run of no values repeats nothing: its value is left unchecked, as readers do.
-            let mapped = match count {
-                0 => 0,
-                _ => map(u32::from_le_bytes(v))?,
-            };
-            out.extend_from_slice(&mapped.to_le_bytes()[..value_bytes]);
-            at += value_bytes;
-            left = left.saturating_sub(count);
-        } else {
-            let bytes = count.saturating_mul(width as usize);
-            let Some(packed) = stream.get(at..at.saturating_add(bytes)) else {
-                return Err(Error::oos(format!(
-                    "RLE bit-packed run at byte {at} needs {bytes} bytes, {} left",
-                    stream.len() - at
-                )));
-            };
-            // `count` groups of 8, at most 8 values per byte of the page: bounded by the input.
-            scratch.clear();
-            scratch.resize(count * 8, 0);
-            unpack32(packed, width, scratch);
-            let real = scratch.len().min(left);
-            for v in &mut scratch[..real] {
-                *v = map(*v)?;
+    let start = out.len();
+    out.push(w);
+    // The runs, each appended as it is read; on an error the output is cut back.
+    let mut runs = || -> Result<()> {
+        let (mut left, mut at) = (present, 0usize);
+        while left > 0 {
+            let (header, used) = uleb128(&stream[at..])
+                .map_err(|e| e.context(format!("RLE run header at byte {at}")))?;
+            out.extend_from_slice(&stream[at..at + used]);
+            at += used;
+            let count = usize::try_from(header >> 1).unwrap_or(usize::MAX);
+            if header & 1 == 0 {
+                let (value, bytes) = repeated_value(stream, at, used, width)?;
+                // A run of no values repeats nothing: its value is left unchecked, as readers do.
+                let mapped = if count == 0 { 0 } else { map(value)? };
+                out.extend_from_slice(&mapped.to_le_bytes()[..bytes]);
+                at += bytes;
+                left = left.saturating_sub(count);
+            } else {
+                let bytes = count.saturating_mul(width as usize);
+                let Some(packed) = stream.get(at..at.saturating_add(bytes)) else {
+                    return Err(Error::oos(format!(
+                        "RLE bit-packed run at byte {at} needs {bytes} bytes, {} left",
+                        stream.len() - at
+                    )));
+                };
+                // `count` groups of 8, at most 8 values per byte of the page: bounded by the input.
+                scratch.clear();
+                scratch.resize(count * 8, 0);
+                unpack32(packed, width, scratch);
+                let real = scratch.len().min(left);
+                for v in &mut scratch[..real] {
+                    *v = map(*v)?;
+                }
+                scratch[real..].fill(0);
+                pack32(scratch, width, out);
+                at += bytes;
+                left -= real;
             }
-            scratch[real..].fill(0);
-            pack32(scratch, width, out);
-            at += bytes;
-            left -= real;
         }
+        Ok(())
+    };
+    let r = runs();
+    if r.is_err() {
+        out.truncate(start);
     }
-    Ok(())
+    r.map(|()| true)
 }
 
 #[cfg(test)]

@@ -36,6 +36,27 @@ pub enum Run<'a> {
     },
 }
 
+/// The value of a repeated run whose header (`header_len` bytes) ends at `at` of `data`, and
+/// the bytes it takes (`width` rounded up to whole bytes, little-endian; `width <= 32`).
+pub(crate) fn repeated_value(
+    data: &[u8],
+    at: usize,
+    header_len: usize,
+    width: u32,
+) -> Result<(u32, usize)> {
+    let bytes = width.div_ceil(8) as usize;
+    let Some(raw) = data.get(at..at + bytes) else {
+        return Err(Error::oos(format!(
+            "RLE repeated run at byte {} needs {bytes} value bytes, {} left",
+            at - header_len,
+            data.len().saturating_sub(at)
+        )));
+    };
+    let mut le = [0u8; 4];
+    le[..bytes].copy_from_slice(raw);
+    Ok((u32::from_le_bytes(le), bytes))
+}
+
 /// A decoder over one hybrid stream of `width`-bit values (`width <= 32`).
 ///
 /// ```
@@ -159,18 +180,9 @@ impl<'a> RleDecoder<'a> {
         self.pos += used;
         let count = usize::try_from(header >> 1).unwrap_or(usize::MAX);
         if header & 1 == 0 {
-            let bytes = self.width.div_ceil(8) as usize;
-            let Some(raw) = self.data.get(self.pos..self.pos + bytes) else {
-                return Err(Error::oos(format!(
-                    "RLE repeated run at byte {} needs {bytes} value bytes, {} left",
-                    self.pos - used,
-                    self.data.len() - self.pos
-                )));
-            };
+            let (value, bytes) = repeated_value(self.data, self.pos, used, self.width)?;
             self.pos += bytes;
-            let mut le = [0u8; 4];
-            le[..bytes].copy_from_slice(raw);
-            self.repeat_value = u32::from_le_bytes(le);
+            self.repeat_value = value;
             self.repeat_left = count;
         } else {
             let rest = &self.data[self.pos..];

@@ -360,22 +360,3 @@ fn lineitem_size_for_six_million_rows() {
         per_row * 2e6 / 1e9
     );
 }
-
-/// `cargo test --release -p quiver-cli --bins generate -- --ignored --nocapture`
-#[test]
-#[ignore = "timing; run in release"]
-fn timing() {
-    for (dataset, rows) in [(Dataset::Lineitem, 6_000_000), (Dataset::Nested, 2_000_000)] {
-        for _ in 0..2 {
-            let t = std::time::Instant::now();
-            let (mut n, mut bytes) = (0, 0);
-            for b in batches(dataset, rows, 65_536, 1) {
-                let b = b.unwrap();
-                n += b.num_rows();
-                bytes += batch_bytes(&b);
-            }
-            let secs = t.elapsed().as_secs_f64();
-            println!("{dataset:?}: {n} rows, {bytes} bytes in memory, in {secs:.3} s");
-        }
-    }
-}

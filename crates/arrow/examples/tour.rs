@@ -112,12 +112,12 @@ fn addresses(rows: usize) -> Result<Array> {
         }
         b.field_builder(0)
             .as_string_mut()
-            .expect("utf8 child")
+            .expect("utf8 child") // ok: the struct builder was made with a Utf8 field 0
             .append_value(CITIES[i % CITIES.len()]);
         let zip = b
             .field_builder(1)
             .as_primitive_mut::<i32>()
-            .expect("int32 child");
+            .expect("int32 child"); // ok: and an Int32 field 1
         if i % 3 == 2 {
             zip.append_null()
         } else {

@@ -294,7 +294,8 @@ impl Parser<'_> {
         }
         hit
     }
-    fn expect(&mut self, token: &str) -> Result<()> {
+    /// Consumes `token`, or fails naming it.
+    fn expect_token(&mut self, token: &str) -> Result<()> {
         if self.eat(token) {
             Ok(())
         } else {
@@ -358,7 +359,7 @@ impl Parser<'_> {
     /// `name: type [not null]`.
     fn field(&mut self, _top: bool) -> Result<Field> {
         let name = self.name()?;
-        self.expect(":")?;
+        self.expect_token(":")?;
         let dt = self.data_type()?;
         let nullable = !self.not_null();
         Ok(Field::new(name, dt, nullable))
@@ -411,9 +412,9 @@ impl Parser<'_> {
             "date32" => self.optional_param("day").map(|_| DataType::Date32),
             "date64" => self.optional_param("ms").map(|_| DataType::Date64),
             "time32" | "time64" | "duration" => {
-                self.expect("[")?;
+                self.expect_token("[")?;
                 let u = self.unit()?;
-                self.expect("]")?;
+                self.expect_token("]")?;
                 Ok(match name.as_str() {
                     "time32" => DataType::Time32(u),
                     "time64" => DataType::Time64(u),
@@ -422,9 +423,9 @@ impl Parser<'_> {
             }
             "timestamp" => self.timestamp(),
             "fixed_size_binary" => {
-                self.expect("[")?;
+                self.expect_token("[")?;
                 let n = self.number()?;
-                self.expect("]")?;
+                self.expect_token("]")?;
                 let n = i32::try_from(n).map_err(|_| self.error("width out of range"))?;
                 Ok(DataType::FixedSizeBinary(n))
             }
@@ -439,17 +440,17 @@ impl Parser<'_> {
             if self.ident() != value {
                 return Err(self.error(&format!("expected {value:?}")));
             }
-            self.expect("]")?;
+            self.expect_token("]")?;
         }
         Ok(())
     }
     fn timestamp(&mut self) -> Result<DataType> {
-        self.expect("[")?;
+        self.expect_token("[")?;
         let u = self.unit()?;
         let mut tz = None;
         if self.eat(",") {
-            self.expect("tz")?;
-            self.expect("=")?;
+            self.expect_token("tz")?;
+            self.expect_token("=")?;
             let rest = &self.s[self.pos..];
             let end = rest.find(']').ok_or_else(|| self.error("expected ']'"))?;
             let zone = rest[..end].trim();
@@ -462,14 +463,14 @@ impl Parser<'_> {
             tz = Some(Arc::<str>::from(zone));
             self.pos += end;
         }
-        self.expect("]")?;
+        self.expect_token("]")?;
         Ok(DataType::Timestamp(u, tz))
     }
     fn decimal(&mut self, name: &str) -> Result<DataType> {
-        self.expect("(")?;
+        self.expect_token("(")?;
         let p = self.number()?;
         let s = if self.eat(",") { self.number()? } else { 0 };
-        self.expect(")")?;
+        self.expect_token(")")?;
         let precision = u8::try_from(p).map_err(|_| self.error("precision out of range"))?;
         let scale = i8::try_from(s).map_err(|_| self.error("scale out of range"))?;
         Ok(match name {
@@ -483,9 +484,9 @@ impl Parser<'_> {
         let list = |f: Field| Arc::new(f);
         match name {
             "list" | "large_list" | "list_view" | "large_list_view" => {
-                self.expect("<")?;
+                self.expect_token("<")?;
                 let item = list(self.child("item")?);
-                self.expect(">")?;
+                self.expect_token(">")?;
                 Ok(match name {
                     "list" => DataType::List(item),
                     "large_list" => DataType::LargeList(item),
@@ -498,11 +499,11 @@ impl Parser<'_> {
             "map" => self.map(),
             "dictionary" => self.dictionary(),
             "run_end_encoded" => {
-                self.expect("<")?;
+                self.expect_token("<")?;
                 let r = self.child("run_ends")?;
-                self.expect(",")?;
+                self.expect_token(",")?;
                 let v = self.child("values")?;
-                self.expect(">")?;
+                self.expect_token(">")?;
                 Ok(DataType::RunEndEncoded(Arc::new(r), Arc::new(v)))
             }
             _ => {
@@ -513,24 +514,24 @@ impl Parser<'_> {
         }
     }
     fn fixed_size_list(&mut self) -> Result<DataType> {
-        self.expect("<")?;
+        self.expect_token("<")?;
         let item = Arc::new(self.child("item")?);
         let size = if self.eat(",") {
             let n = self.number()?;
-            self.expect(">")?;
+            self.expect_token(">")?;
             n
         } else {
-            self.expect(">")?;
-            self.expect("[")?;
+            self.expect_token(">")?;
+            self.expect_token("[")?;
             let n = self.number()?;
-            self.expect("]")?;
+            self.expect_token("]")?;
             n
         };
         let size = i32::try_from(size).map_err(|_| self.error("size out of range"))?;
         Ok(DataType::FixedSizeList(item, size))
     }
     fn struct_(&mut self) -> Result<DataType> {
-        self.expect("<")?;
+        self.expect_token("<")?;
         let mut fields = Vec::new();
         if !self.eat(">") {
             loop {
@@ -538,15 +539,15 @@ impl Parser<'_> {
                 if self.eat(">") {
                     break;
                 }
-                self.expect(",")?;
+                self.expect_token(",")?;
             }
         }
         Ok(DataType::Struct(Fields::from(fields)))
     }
     fn map(&mut self) -> Result<DataType> {
-        self.expect("<")?;
+        self.expect_token("<")?;
         let key = self.data_type()?;
-        self.expect(",")?;
+        self.expect_token(",")?;
         let value = self.child("value")?.with_name("value");
         let sorted = self.eat(",") && {
             if self.ident() != "keys_sorted" {
@@ -554,7 +555,7 @@ impl Parser<'_> {
             }
             true
         };
-        self.expect(">")?;
+        self.expect_token(">")?;
         let entries = DataType::Struct(Fields::from(vec![Field::new("key", key, false), value]));
         Ok(DataType::Map(
             Arc::new(Field::new("entries", entries, false)),
@@ -562,11 +563,11 @@ impl Parser<'_> {
         ))
     }
     fn dictionary(&mut self) -> Result<DataType> {
-        self.expect("<")?;
+        self.expect_token("<")?;
         let (mut value, mut key, mut ordered) = (None, None, false);
         loop {
             let what = self.ident().to_string();
-            self.expect("=")?;
+            self.expect_token("=")?;
             match what.as_str() {
                 "values" => value = Some(self.data_type()?),
                 "indices" => {
@@ -582,7 +583,7 @@ impl Parser<'_> {
             if self.eat(">") {
                 break;
             }
-            self.expect(",")?;
+            self.expect_token(",")?;
         }
         let value = value.ok_or_else(|| self.error("dictionary without values="))?;
         let key = key.unwrap_or(IntegerType::Int32);

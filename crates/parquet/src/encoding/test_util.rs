@@ -61,7 +61,7 @@ pub fn delta_naive_absent(values: &[i64], block: usize, miniblocks: usize, absen
     let deltas: Vec<i64> = values.windows(2).map(|w| w[1].wrapping_sub(w[0])).collect();
     let per_mini = block / miniblocks;
     for chunk in deltas.chunks(block) {
-        let min = *chunk.iter().min().unwrap();
+        let min = *chunk.iter().min().unwrap(); // ok: `chunks` yields no empty chunk (test code)
         write_uleb128(&mut out, to_zigzag(min));
         let rel: Vec<u64> = chunk.iter().map(|&d| d.wrapping_sub(min) as u64).collect();
         let minis: Vec<&[u64]> = rel.chunks(per_mini).collect();

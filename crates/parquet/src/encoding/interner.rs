@@ -11,6 +11,9 @@
 //!   keeps probes in cache for the large dictionaries of high-cardinality columns (up to the
 //!   writer's 1 MiB limit: 131,072 `u64`s), where a table holding the values in its slots
 //!   (tried: 16 bytes a slot, half full) missed the cache on most lookups and was no faster.
+//!   Integers of a narrow range (dates, small keys, codes, decimals of few distinct values:
+//!   a batch whose values span at most [`DENSE_SPAN`]) are looked up in a direct map instead,
+//!   an array indexed by the value less the range's base: one load per value, no hashing.
 //! - [`BytesInterner`] is its own open-addressed table (linear probing, at most half full)
 //!   whose slot holds the index and 32 bits of the hash. Values of at most 16 bytes are also
 //!   kept as two words read from their first and last 8 bytes (exact, given the length), so
@@ -47,8 +50,58 @@ fn table_len(entries: usize) -> usize {
     entries.saturating_mul(2).max(16).next_power_of_two()
 }
 
-/// A dictionary of fixed-width values (`u32`, `u64`, `u128` for INT96, `[u8; N]`, …): the
-/// bits of a physical value, compared and hashed as such.
+/// A fixed-width value a [`FixedInterner`] holds: its bits, and for integers of up to 64 bits
+/// their value, so that a narrow range of them can be looked up directly.
+pub trait FixedValue: bytemuck::Pod + Eq + Hash {
+    /// Whether [`FixedValue::key`] is the value (integers of at most 64 bits).
+    const DIRECT: bool;
+    /// The value as a signed integer (bits of 32 read as `i32`); 0 unless [`Self::DIRECT`].
+    fn key(self) -> i64;
+}
+
+impl FixedValue for u32 {
+    const DIRECT: bool = true;
+    #[inline(always)]
+    fn key(self) -> i64 {
+        i64::from(self as i32)
+    }
+}
+
+impl FixedValue for u64 {
+    const DIRECT: bool = true;
+    #[inline(always)]
+    fn key(self) -> i64 {
+        self as i64
+    }
+}
+
+impl FixedValue for u128 {
+    const DIRECT: bool = false;
+    fn key(self) -> i64 {
+        0
+    }
+}
+
+impl<const N: usize> FixedValue for [u8; N]
+where
+    [u8; N]: bytemuck::Pod,
+{
+    const DIRECT: bool = false;
+    fn key(self) -> i64 {
+        0
+    }
+}
+
+/// The widest range of integers [`FixedInterner::intern_all`] looks up in a direct map (a map
+/// of `u32`s: 256 KiB at most, within a core's L2 cache).
+pub const DENSE_SPAN: u64 = 1 << 16;
+
+/// Batches shorter than this are interned through the hash table alone (the range scan and a
+/// possible rebuild of the direct map would not pay).
+const DENSE_MIN_BATCH: usize = 64;
+
+/// A dictionary of fixed-width values (`u32`, `u64`, `u128` for INT96, `[u8; N]`): the bits
+/// of a physical value, compared and hashed as such.
 ///
 /// ```
 /// use quiver_parquet::encoding::interner::FixedInterner;
@@ -61,23 +114,33 @@ fn table_len(entries: usize) -> usize {
 #[derive(Debug, Clone)]
 pub struct FixedInterner<T> {
     values: Vec<T>,
+    /// Indices of `values[..hashed]` (values interned through the direct map join the table
+    /// when a lookup next needs it).
     table: HashTable<u32>,
+    hashed: usize,
     hasher: DefaultHashBuilder,
+    /// The direct map of the keys `base..base + dense.len()`: index + 1 of each one interned,
+    /// 0 for the others (every interned value in the range is in it).
+    dense: Vec<u32>,
+    base: i64,
 }
 
-impl<T: bytemuck::Pod + Eq + Hash> Default for FixedInterner<T> {
+impl<T: FixedValue> Default for FixedInterner<T> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<T: bytemuck::Pod + Eq + Hash> FixedInterner<T> {
+impl<T: FixedValue> FixedInterner<T> {
     /// An empty dictionary.
     pub fn new() -> Self {
         FixedInterner {
             values: Vec::new(),
             table: HashTable::new(),
+            hashed: 0,
             hasher: DefaultHashBuilder::default(),
+            dense: Vec::new(),
+            base: 0,
         }
     }
 
@@ -87,6 +150,9 @@ impl<T: bytemuck::Pod + Eq + Hash> FixedInterner<T> {
     /// When the dictionary already holds 2³² - 1 values.
     #[inline]
     pub fn intern(&mut self, v: T) -> u32 {
+        if self.hashed < self.values.len() {
+            self.catch_up();
+        }
         let hash = self.hasher.hash_one(v);
         let (values, hasher) = (&self.values, &self.hasher);
         let entry = self.table.entry(
@@ -100,23 +166,114 @@ impl<T: bytemuck::Pod + Eq + Hash> FixedInterner<T> {
                 let i = index(self.values.len());
                 e.insert(i);
                 self.values.push(v);
+                self.hashed += 1;
+                if let Some(slot) = self.dense_slot(v) {
+                    self.dense[slot] = i + 1;
+                }
                 i
             }
         }
     }
 
+    /// Adds the values interned through the direct map to the hash table.
+    #[cold]
+    fn catch_up(&mut self) {
+        let (values, hasher) = (&self.values, &self.hasher);
+        for (i, &v) in values.iter().enumerate().skip(self.hashed) {
+            let hash = hasher.hash_one(v);
+            self.table
+                .insert_unique(hash, i as u32, |&j| hasher.hash_one(values[j as usize]));
+        }
+        self.hashed = self.values.len();
+    }
+
+    /// `v`'s slot in the direct map, if the map covers it.
+    #[inline(always)]
+    fn dense_slot(&self, v: T) -> Option<usize> {
+        if !T::DIRECT {
+            return None;
+        }
+        let at = v.key().wrapping_sub(self.base) as u64;
+        (at < self.dense.len() as u64).then_some(at as usize)
+    }
+
     /// Interns every value of `values`, appending their indices to `out`. Runs of equal values
-    /// look the table up once.
+    /// look the table up once; a batch of integers within [`DENSE_SPAN`] of each other (and
+    /// of the values in the direct map) is looked up in the direct map.
     pub fn intern_all(&mut self, values: &[T], out: &mut Vec<u32>) {
         let Some(&first) = values.first() else {
             return;
         };
+        if T::DIRECT && values.len() >= DENSE_MIN_BATCH {
+            let (lo, hi) = values.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &v| {
+                (lo.min(v.key()), hi.max(v.key()))
+            });
+            if self.cover(lo, hi) {
+                self.intern_dense(values, out);
+                return;
+            }
+        }
         let (mut last, mut last_index) = (first, self.intern(first));
         out.extend(values.iter().map(|&v| {
             if v != last {
                 (last, last_index) = (v, self.intern(v));
             }
             last_index
+        }));
+    }
+
+    /// Whether the direct map covers the keys `lo..=hi`, after widening it if need be (to at
+    /// most [`DENSE_SPAN`] keys).
+    fn cover(&mut self, lo: i64, hi: i64) -> bool {
+        let end = self.base as i128 + self.dense.len() as i128;
+        if !self.dense.is_empty() && i128::from(lo) >= i128::from(self.base) && i128::from(hi) < end
+        {
+            return true;
+        }
+        // The new range also covers the old one, so that values looked up there stay there.
+        let (lo, hi) = if self.dense.is_empty() {
+            (i128::from(lo), i128::from(hi))
+        } else {
+            (
+                i128::from(lo).min(i128::from(self.base)),
+                i128::from(hi).max(end - 1),
+            )
+        };
+        let span = hi - lo + 1;
+        if span > DENSE_SPAN as i128 {
+            return false;
+        }
+        // Room to grow by half on each side, within the limit and the keys' range.
+        let len = (span * 2).min(DENSE_SPAN as i128);
+        let base = (lo - (len - span) / 2).max(i128::from(i64::MIN));
+        let base = base.min(i128::from(i64::MAX) - len + 1);
+        self.rebuild_dense(base as i64, len as usize);
+        true
+    }
+
+    /// A direct map of `len` keys from `base`, holding every interned value in it.
+    #[cold]
+    fn rebuild_dense(&mut self, base: i64, len: usize) {
+        self.base = base;
+        self.dense.clear();
+        self.dense.resize(len, 0);
+        for (i, &v) in self.values.iter().enumerate() {
+            if let Some(slot) = self.dense_slot(v) {
+                self.dense[slot] = i as u32 + 1;
+            }
+        }
+    }
+
+    /// [`FixedInterner::intern_all`] through the direct map, which covers every value.
+    fn intern_dense(&mut self, values: &[T], out: &mut Vec<u32>) {
+        let (base, dense, stored) = (self.base, &mut self.dense[..], &mut self.values);
+        out.extend(values.iter().map(|&v| {
+            let slot = &mut dense[v.key().wrapping_sub(base) as usize];
+            if *slot == 0 {
+                *slot = index(stored.len()) + 1;
+                stored.push(v);
+            }
+            *slot - 1
         }));
     }
 
@@ -138,23 +295,36 @@ impl<T: bytemuck::Pod + Eq + Hash> FixedInterner<T> {
     /// Room for `additional` more values without growing the table.
     pub fn reserve(&mut self, additional: usize) {
         let (values, hasher) = (&self.values, &self.hasher);
-        self.table
-            .reserve(additional, |&i| hasher.hash_one(values[i as usize]));
+        let pending = values.len() - self.hashed;
+        self.table.reserve(additional + pending, |&i| {
+            hasher.hash_one(values[i as usize])
+        });
         self.values.reserve(additional);
     }
 
     /// Keeps the first `len` values, forgetting the rest.
     pub fn truncate(&mut self, len: usize) {
-        if len < self.values.len() {
-            self.table.retain(|i| (*i as usize) < len);
-            self.values.truncate(len);
+        if len >= self.values.len() {
+            return;
         }
+        for i in len..self.values.len() {
+            if let Some(slot) = self.dense_slot(self.values[i]) {
+                self.dense[slot] = 0;
+            }
+        }
+        if self.hashed > len {
+            self.table.retain(|i| (*i as usize) < len);
+            self.hashed = len;
+        }
+        self.values.truncate(len);
     }
 
-    /// Empties the dictionary, keeping its memory.
+    /// Empties the dictionary, keeping its memory (and the direct map's range).
     pub fn clear(&mut self) {
         self.values.clear();
         self.table.clear();
+        self.hashed = 0;
+        self.dense.fill(0);
     }
 }
 

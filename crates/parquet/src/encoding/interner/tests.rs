@@ -204,3 +204,86 @@ fn tables_grow_and_truncate_keeping_every_index() {
     b.clear();
     assert_eq!(b.intern(&bytes[40_000]), 0);
 }
+
+/// Batches through the direct map (narrow ranges, widening, negative and extreme keys) mixed
+/// with batches and single values through the hash table give the oracle's indices.
+#[test]
+fn direct_map_batches_match_the_oracle() {
+    let mut rng = Rng::new(5);
+    let mut d64 = FixedInterner::<u64>::new();
+    let mut d32 = FixedInterner::<u32>::new();
+    let mut all64: Vec<u64> = Vec::new();
+    let mut all32: Vec<u32> = Vec::new();
+    let (mut got64, mut got32) = (Vec::new(), Vec::new());
+    // (base, spread): narrow ranges (direct), one that widens them, wide ones (hashed).
+    let ranges: [(i64, u64); 9] = [
+        (100, 50),
+        (130, 400),
+        (-300, 200),
+        (0, 1 << 20),
+        (i64::MIN, 90),
+        (i64::MAX - 70, 70),
+        (20_000, 40_000),
+        (5, 3),
+        (-(1 << 40), 1 << 41),
+    ];
+    for (round, &(base, spread)) in ranges.iter().cycle().take(27).enumerate() {
+        let n = [1usize, 63, 64, 500, 3000][round % 5];
+        let batch: Vec<u64> = (0..n)
+            .map(|_| base.wrapping_add(rng.below(spread) as i64) as u64)
+            .collect();
+        let narrow: Vec<u32> = batch.iter().map(|&v| v as u32).collect();
+        if round % 4 == 3 {
+            // Single interns between batches.
+            for (&v, &w) in batch.iter().zip(&narrow) {
+                got64.push(d64.intern(v));
+                got32.push(d32.intern(w));
+            }
+        } else {
+            d64.intern_all(&batch, &mut got64);
+            d32.intern_all(&narrow, &mut got32);
+        }
+        all64.extend(&batch);
+        all32.extend(&narrow);
+        let (dict, want) = naive(&all64);
+        assert_eq!(
+            (d64.values(), &got64[..]),
+            (&dict[..], &want[..]),
+            "round {round}"
+        );
+        let (dict, want) = naive(&all32);
+        assert_eq!(
+            (d32.values(), &got32[..]),
+            (&dict[..], &want[..]),
+            "round {round}"
+        );
+    }
+}
+
+/// Truncating and clearing forget values in the direct map too: interned again, they get new
+/// indices.
+#[test]
+fn direct_map_forgets_truncated_values() {
+    let mut d = FixedInterner::<u32>::new();
+    let batch: Vec<u32> = (0..100).map(|i| 1000 + i % 80).collect();
+    let mut idx = Vec::new();
+    d.intern_all(&batch, &mut idx);
+    assert_eq!(d.len(), 80);
+    assert!(
+        d.dense.len() >= 80 && d.hashed == 0,
+        "the batch went through the direct map"
+    );
+    d.truncate(10);
+    assert_eq!(d.values(), (1000..1010).collect::<Vec<_>>());
+    // 1079 was index 79; now it is new (index 10), through the map and through the table.
+    let mut idx = Vec::new();
+    d.intern_all(&[1079u32; 64], &mut idx);
+    assert_eq!(idx, [10; 64]);
+    assert_eq!(d.intern(1078), 11);
+    assert_eq!(d.intern(1005), 5);
+    d.clear();
+    let mut idx = Vec::new();
+    d.intern_all(&batch[20..], &mut idx);
+    assert_eq!(&idx[..3], [0, 1, 2]);
+    assert_eq!(d.values()[0], 1020);
+}

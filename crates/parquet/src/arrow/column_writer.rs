@@ -123,6 +123,8 @@ pub struct ColumnChunkWriter {
     bloom: Option<Sbbf>,
     present: Vec<u32>,
     through_keys: Vec<u32>,
+    /// The dictionary entries a batch has taken into its byte-string bounds.
+    seen: write_stats::SeenEntries,
     keys: Option<DictKeys>,
     words: Vec<u64>,
 }
@@ -209,6 +211,7 @@ impl ColumnChunkWriter {
             bloom,
             present: Vec::new(),
             through_keys: Vec::new(),
+            seen: write_stats::SeenEntries::default(),
             keys: None,
             words: Vec::new(),
             spec,
@@ -468,20 +471,24 @@ impl ColumnChunkWriter {
                 // Unsigned lexicographic bounds are kept in the encoding pass itself.
                 let lex = stats && order == SortOrder::Bytes;
                 let mut bounds = LexBounds::default();
+                let seen = &mut self.seen;
                 match dict {
-                    Dict::Bytes(_) if remap.is_some() => {
+                    Dict::Bytes(d) if remap.is_some() => {
                         let (idx, r) = (page.indices(), remap.unwrap_or_default());
+                        seen.start(d.len());
                         p.for_each(|i| {
                             let v = source.bytes(i);
                             total += v.len();
-                            if lex {
+                            if lex && seen.first(r[i]) {
                                 bounds.see(v);
                             }
                             idx.push(r[i]);
                         });
                     }
+                    // The bounds take each distinct value of the batch once.
                     Dict::Bytes(d) => {
                         let idx = page.indices();
+                        seen.start(d.len() + p.len());
                         match (source, p) {
                             // Contiguous values with 32-bit offsets, read straight from them.
                             (Source::Bytes32 { offsets, data }, Present::Range(r)) => {
@@ -489,20 +496,22 @@ impl ColumnChunkWriter {
                                 idx.reserve(r.len());
                                 for w in o.windows(2) {
                                     let v = &data[w[0] as usize..w[1] as usize];
-                                    if lex {
+                                    let k = d.intern(v);
+                                    if lex && seen.first(k) {
                                         bounds.see(v);
                                     }
-                                    idx.push(d.intern(v));
+                                    idx.push(k);
                                 }
                                 total += (o[o.len() - 1] - o[0]) as usize;
                             }
                             _ => p.for_each(|i| {
                                 let v = source.bytes(i);
                                 total += v.len();
-                                if lex {
+                                let k = d.intern(v);
+                                if lex && seen.first(k) {
                                     bounds.see(v);
                                 }
-                                idx.push(d.intern(v));
+                                idx.push(k);
                             }),
                         }
                     }

@@ -541,6 +541,42 @@ impl<'a> LexBounds<'a> {
     }
 }
 
+/// Which dictionary entries the values of one batch have reached, so that the batch's
+/// [`LexBounds`] see each distinct value once: a low-cardinality column's values then cost
+/// one load and compare each instead of a bounds comparison.
+#[derive(Debug, Default)]
+pub struct SeenEntries {
+    /// The batch that last saw each entry.
+    stamps: Vec<u32>,
+    batch: u32,
+}
+
+impl SeenEntries {
+    /// Starts a batch over a dictionary of at most `entries` entries once it is done.
+    pub fn start(&mut self, entries: usize) {
+        self.batch = self.batch.wrapping_add(1);
+        if self.batch == 0 {
+            self.stamps.fill(0);
+            self.batch = 1;
+        }
+        if self.stamps.len() < entries {
+            self.stamps.resize(entries, 0);
+        }
+    }
+
+    /// Whether entry `i` is seen for the first time in this batch (it is seen now).
+    ///
+    /// # Panics
+    /// If `i` is not below the `entries` of [`SeenEntries::start`].
+    #[inline]
+    pub fn first(&mut self, i: u32) -> bool {
+        let stamp = &mut self.stamps[i as usize];
+        let first = *stamp != self.batch;
+        *stamp = self.batch;
+        first
+    }
+}
+
 #[cfg(test)]
 mod lex_tests {
     use super::LexBounds;

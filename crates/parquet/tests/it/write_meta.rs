@@ -221,3 +221,106 @@ fn truncated_like(theirs: &Option<Index>, ours: &Option<Index>) -> Result<(), St
     }
     Ok(())
 }
+
+/// Dictionary-encoded string columns (plain strings, and Arrow dictionaries written through
+/// their keys) in several batches, a slice among them, with nulls: each page's column index
+/// bounds are the least and greatest of the page's values (naive, from the data), and the
+/// chunk statistics those of the whole chunk. The writer takes each distinct value of a batch
+/// into the bounds once; values repeat across batches and pages here.
+#[test]
+fn dictionary_string_bounds_are_each_pages_least_and_greatest() {
+    use quiver_arrow::array::{Array, DictionaryArray, PrimitiveArray, StringArray};
+    use quiver_arrow::datatype::{DataType, Field, Schema};
+    use std::sync::Arc;
+    let words = [
+        "",
+        "b",
+        "ab",
+        "abc",
+        "zz",
+        "a\u{0}",
+        "b",
+        "zebra crossing",
+        "é",
+        "ab",
+    ];
+    let pick = |i: usize| {
+        let x = (i * 7 + i / 13) % 23;
+        (x < 20).then(|| words[x % words.len()])
+    };
+    let rows = 1000;
+    let all: Vec<Option<&str>> = (0..rows).map(pick).collect();
+    let dict_type = DataType::Dictionary {
+        key: quiver_arrow::datatype::IntegerType::Int32,
+        value: Arc::new(DataType::Utf8),
+        ordered: false,
+    };
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("s", DataType::Utf8, true),
+        Field::new("d", dict_type, true),
+    ]));
+    let values = Array::from(StringArray::from_options(words.map(Some)));
+    let keys_of = |part: &[Option<&str>]| {
+        let keys = part
+            .iter()
+            .map(|v| v.map(|v| words.iter().position(|w| *w == v).unwrap() as i32));
+        Array::from(PrimitiveArray::<i32>::from_options(keys))
+    };
+    let mut opts = WriteOptions::default();
+    opts.column.page_rows = 70;
+    let mut w = FileWriter::new(Vec::new(), schema.clone(), opts).unwrap();
+    // Batches of 300, 1 and 299 rows, then 400 rows taken as a slice of a longer array.
+    for (start, len) in [(0, 300), (300, 1), (301, 299)] {
+        let part = &all[start..start + len];
+        let s = Array::from(StringArray::from_options(part.iter().copied()));
+        let d = DictionaryArray::try_new(keys_of(part), values.clone(), false).unwrap();
+        let b = quiver_arrow::RecordBatch::try_new(schema.clone(), vec![s, Array::from(d)]);
+        w.write(&b.unwrap()).unwrap();
+    }
+    let padded: Vec<Option<&str>> = [Some("~~"), Some("")]
+        .into_iter()
+        .chain(all[600..].iter().copied())
+        .chain([Some("~~")])
+        .collect();
+    let s = Array::from(StringArray::from_options(padded.iter().copied())).slice(2, 400);
+    let d = DictionaryArray::try_new(keys_of(&all[600..]), values.clone(), false).unwrap();
+    let b = quiver_arrow::RecordBatch::try_new(schema.clone(), vec![s, Array::from(d)]);
+    w.write(&b.unwrap()).unwrap();
+    let (bytes, _) = w.close().unwrap();
+
+    let meta = quiver_parquet::metadata::parse_file(&bytes).unwrap();
+    let bounds = |part: &[Option<&str>]| {
+        let present = part.iter().flatten();
+        let lo = present.clone().min().map(|v| v.as_bytes().to_vec());
+        (lo, present.max().map(|v| v.as_bytes().to_vec()))
+    };
+    for c in 0..2 {
+        let chunk = meta.column_chunk(0, c).unwrap().into_owned();
+        let md = chunk.meta_data.as_ref().unwrap();
+        let dictionary = quiver_parquet::format::Encoding::RLE_DICTIONARY;
+        assert!(md.encodings.iter().any(|e| e == dictionary), "column {c}");
+        let at = |o: Option<i64>, l: Option<i32>| {
+            let (o, l) = (o.unwrap() as usize, l.unwrap() as usize);
+            &bytes[o..o + l]
+        };
+        let ci = ColumnIndex::decode(at(chunk.column_index_offset, chunk.column_index_length));
+        let oi = OffsetIndex::decode(at(chunk.offset_index_offset, chunk.offset_index_length));
+        let (ci, oi) = (ci.unwrap(), oi.unwrap());
+        let firsts: Vec<usize> = oi
+            .page_locations
+            .iter()
+            .map(|p| p.first_row_index as usize)
+            .chain([rows])
+            .collect();
+        assert!(firsts.len() > 10, "{firsts:?}");
+        for (p, w) in firsts.windows(2).enumerate() {
+            let (lo, hi) = bounds(&all[w[0]..w[1]]);
+            let got = (ci.min_values[p].to_vec(), ci.max_values[p].to_vec());
+            assert_eq!(got, (lo.unwrap(), hi.unwrap()), "column {c}, page {p}");
+        }
+        let stats = md.statistics.as_ref().unwrap().get();
+        let (lo, hi) = bounds(&all);
+        assert_eq!(stats.min_value.map(<[u8]>::to_vec), lo, "column {c}");
+        assert_eq!(stats.max_value.map(<[u8]>::to_vec), hi, "column {c}");
+    }
+}

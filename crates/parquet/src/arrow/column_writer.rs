@@ -494,14 +494,12 @@ impl ColumnChunkWriter {
                             (Source::Bytes32 { offsets, data }, Present::Range(r)) => {
                                 let o = &offsets[r.start..=r.end];
                                 idx.reserve(r.len());
-                                for w in o.windows(2) {
-                                    let v = &data[w[0] as usize..w[1] as usize];
-                                    let k = d.intern(v);
+                                d.intern_offsets(data, o, |k, v| {
                                     if lex && seen.first(k) {
                                         bounds.see(v);
                                     }
                                     idx.push(k);
-                                }
+                                });
                                 total += (o[o.len() - 1] - o[0]) as usize;
                             }
                             _ => p.for_each(|i| {

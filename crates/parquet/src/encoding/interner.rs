@@ -47,7 +47,7 @@ fn random_seed() -> u64 {
 
 /// The smallest table (a power of two) holding `entries` at most half full.
 fn table_len(entries: usize) -> usize {
-    entries.saturating_mul(2).max(16).next_power_of_two()
+    entries.saturating_mul(2).max(1024).next_power_of_two()
 }
 
 /// A fixed-width value a [`FixedInterner`] holds: its bits, and for integers of up to 64 bits
@@ -328,9 +328,9 @@ impl<T: FixedValue> FixedInterner<T> {
     }
 }
 
-/// A value of at most 16 bytes as two words: its first 8 and last 8 bytes (overlapping when
-/// shorter than 16), or for shorter values its first and last 4, or its first, middle and
-/// last byte. Given the length, the two words are the value: every byte is in one of them.
+/// A value of at most 16 bytes as two words: its bytes zero-padded to 16, little-endian.
+/// Given the length, the two words are the value. Built from the value's first and last 8
+/// bytes (shorter ones: 4, or single bytes), overlapping where it is shorter than 16.
 #[inline(always)]
 fn short_key(v: &[u8]) -> [u64; 2] {
     let n = v.len();
@@ -345,14 +345,38 @@ fn short_key(v: &[u8]) -> [u64; 2] {
         u64::from(u32::from_le_bytes(w))
     };
     match n {
-        8.. => [word(0), word(n - 8)],
-        4.. => [half(0), half(n - 4)],
+        // Bytes 8.. are the last word's last n - 8 bytes.
+        9.. => [word(0), word(n - 8) >> (8 * (16 - n))],
+        8 => [word(0), 0],
+        // The two halves overlap where n < 8; their common bytes are the same.
+        4.. => [half(0) | half(n - 4) << (8 * (n - 4)), 0],
         1.. => [
-            u64::from(v[0]) | u64::from(v[n / 2]) << 8 | u64::from(v[n - 1]) << 16,
+            u64::from(v[0]) | u64::from(v[n / 2]) << (8 * (n / 2)) | u64::from(v[n - 1]) << (8 * (n - 1)),
             0,
         ],
         0 => [0, 0],
     }
+}
+
+/// The [`short_key`] of the `n <= 16` bytes at `data[at..]`, from two 8-byte loads masked to
+/// the value's bytes, without a branch on the length: `data` must hold 16 bytes from `at`.
+#[inline(always)]
+fn short_key_in(data: &[u8], at: usize, n: usize) -> [u64; 2] {
+    debug_assert!(n <= 16);
+    let mut w = [0u8; 16];
+    w.copy_from_slice(&data[at..at + 16]);
+    let [a, b] = [
+        u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+        u64::from_le_bytes([w[8], w[9], w[10], w[11], w[12], w[13], w[14], w[15]]),
+    ];
+    let mask = |k: usize| {
+        if k >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * k)) - 1
+        }
+    };
+    [a & mask(n), b & mask(n.saturating_sub(8))]
 }
 
 /// The hash of a byte value (`key`: its [`short_key`], for one of at most 16 bytes).
@@ -430,11 +454,46 @@ impl BytesInterner {
     /// When the dictionary already holds 2³² - 1 values.
     #[inline]
     pub fn intern(&mut self, v: &[u8]) -> u32 {
+        let key = if v.len() <= 16 { short_key(v) } else { [0, 0] };
+        self.intern_keyed(v, key)
+    }
+
+    /// Interns the values between consecutive `offsets` into `data` (Arrow's 32-bit offsets,
+    /// valid for `data`), calling `each` with each one's index and bytes, in order.
+    ///
+    /// # Panics
+    /// If an offset is negative, out of `data` or less than the one before; when the
+    /// dictionary already holds 2³² - 1 values.
+    #[inline]
+    pub fn intern_offsets<'d>(
+        &mut self,
+        data: &'d [u8],
+        offsets: &[i32],
+        mut each: impl FnMut(u32, &'d [u8]),
+    ) {
+        for w in offsets.windows(2) {
+            let (start, end) = (w[0] as usize, w[1] as usize);
+            let v = &data[start..end];
+            // Short values with 16 bytes of the buffer from their start are read by masked
+            // word loads; the others (near the buffer's end) byte by byte.
+            let key = if v.len() > 16 {
+                [0, 0]
+            } else if start + 16 <= data.len() {
+                short_key_in(data, start, v.len())
+            } else {
+                short_key(v)
+            };
+            each(self.intern_keyed(v, key), v);
+        }
+    }
+
+    /// [`BytesInterner::intern`] of `v` and its [`short_key`] (`[0, 0]` when longer than 16).
+    #[inline(always)]
+    fn intern_keyed(&mut self, v: &[u8], key: [u64; 2]) -> u32 {
         if (self.hashes.len() + 1) * 2 > self.slots.len() {
             self.grow(self.hashes.len() + 1);
         }
         let short = v.len() <= 16;
-        let key = if short { short_key(v) } else { [0, 0] };
         let hash = hash_bytes(v, key, self.seed);
         let tag = (hash >> 32) as u32;
         let mask = self.slots.len() - 1;
@@ -442,13 +501,7 @@ impl BytesInterner {
         loop {
             let slot = self.slots[at];
             if slot.id == 0 {
-                let i = index(self.hashes.len());
-                self.slots[at] = Slot { id: i + 1, tag };
-                self.data.extend_from_slice(v);
-                self.offsets.push(self.data.len());
-                self.hashes.push(hash);
-                self.keys.push(key);
-                return i;
+                return self.insert(at, v, hash, key);
             }
             if slot.tag == tag {
                 let i = (slot.id - 1) as usize;
@@ -465,6 +518,21 @@ impl BytesInterner {
             }
             at = (at + 1) & mask;
         }
+    }
+
+    /// Adds `v` (its hash and key) in the empty slot `at`.
+    #[inline(never)]
+    fn insert(&mut self, at: usize, v: &[u8], hash: u64, key: [u64; 2]) -> u32 {
+        let i = index(self.hashes.len());
+        self.slots[at] = Slot {
+            id: i + 1,
+            tag: (hash >> 32) as u32,
+        };
+        self.data.extend_from_slice(v);
+        self.offsets.push(self.data.len());
+        self.hashes.push(hash);
+        self.keys.push(key);
+        i
     }
 
     /// A table for `entries` values, the current ones placed in it.

@@ -287,3 +287,43 @@ fn direct_map_forgets_truncated_values() {
     assert_eq!(&idx[..3], [0, 1, 2]);
     assert_eq!(d.values()[0], 1020);
 }
+
+/// Values interned from a buffer and its offsets (masked word loads where 16 bytes follow a
+/// value's start, byte by byte near the end) get the oracle's indices, the same dictionary as
+/// single interns get, and `each` sees every value in order.
+#[test]
+fn offsets_interning_matches_the_oracle() {
+    let mut rng = Rng::new(74);
+    // Lengths 0-20 of bytes that also follow other values, so masking is what tells them apart.
+    let pool: Vec<Vec<u8>> = (0..60)
+        .map(|i| {
+            let n = i % 21;
+            (0..n).map(|j| b"xyzzyx"[(j + i / 21) % 6]).collect()
+        })
+        .collect();
+    let values: Vec<&[u8]> = (0..4000)
+        .map(|_| &pool[rng.below(pool.len() as u64) as usize][..])
+        .collect();
+    let mut data = Vec::new();
+    let mut offsets = vec![0i32];
+    for v in &values {
+        data.extend_from_slice(v);
+        offsets.push(data.len() as i32);
+    }
+    let (dict, want) = naive(&values);
+    let mut d = BytesInterner::new();
+    let mut seen = Vec::new();
+    let mut idx = Vec::new();
+    d.intern_offsets(&data, &offsets, |k, v| {
+        idx.push(k);
+        seen.push(v);
+    });
+    assert_eq!((idx, &seen), (want, &values));
+    let got: Vec<&[u8]> = d.iter().collect();
+    assert_eq!(got, dict);
+    // Single interns find the same entries.
+    for (i, v) in dict.iter().enumerate() {
+        assert_eq!(d.intern(v), i as u32);
+    }
+    assert_eq!(d.len(), dict.len());
+}

@@ -85,6 +85,20 @@ impl Out<'_> {
         self.at += len;
     }
 
+    /// A literal of `block[from..to]`, 1 to 16 bytes with 16 bytes of `block` from `from`:
+    /// the tag and 16 bytes written at once, the tail overwritten by what follows.
+    #[inline(always)]
+    fn short_literal(&mut self, block: &[u8], from: usize, to: usize) {
+        let len = to - from;
+        debug_assert!((1..=16).contains(&len) && from + 16 <= block.len());
+        if self.at + 17 > self.buf.len() {
+            return self.literal(block, from, to);
+        }
+        self.buf[self.at] = ((len - 1) as u8) << 2;
+        self.buf[self.at + 1..self.at + 17].copy_from_slice(&block[from..from + 16]);
+        self.at += 1 + len;
+    }
+
     /// A copy of `len` bytes (4 or more) from `offset` back (below 65,536): 4-11 bytes from
     /// less than 2,048 back take 2 bytes, others 3 bytes per piece of at most 64 (none
     /// shorter than 4).
@@ -152,29 +166,55 @@ unsafe fn load64_unchecked(src: &[u8], at: usize) -> u64 {
     u64::from_le(unsafe { src.as_ptr().add(at).cast::<u64>().read_unaligned() })
 }
 
-/// How many bytes from `a` on equal those from `b` on (`a < b`), up to the end of `src`.
-#[inline]
-fn match_len(src: &[u8], a: usize, b: usize) -> usize {
+/// How many bytes from `a` on equal those from `b` on (`a < b`), up to the end of `src`, and
+/// (when 4 bytes follow there) the bytes at `b` plus that many: their low 32 bits are
+/// `src[b + n..b + n + 4]` (little-endian).
+///
+/// The common case, a match shorter than 8 bytes, takes that next word from loads at `b` and
+/// `b + 4` (not at `b + n`), so that it does not wait for the comparison: the next hash lookup
+/// of the compressor hangs on it.
+#[inline(always)]
+fn match_len(src: &[u8], a: usize, b: usize) -> (usize, u64) {
+    let load = |at: usize| {
+        debug_assert!(at + 8 <= src.len());
+        // SAFETY: every caller below checks `at + 8 <= src.len()` first.
+        unsafe { load64_unchecked(src, at) }
+    };
     let mut n = 0;
+    if b + 16 <= src.len() {
+        // `a < b`: `a`'s 8 bytes are inside too.
+        let (x, y) = (load(a), load(b));
+        if x != y {
+            let diff = x ^ y;
+            let shift = diff.trailing_zeros();
+            // Fewer than 4 bytes equal: the word at `b` holds the next 5 or more; otherwise
+            // the one at `b + 4` does.
+            let w = if diff as u32 == 0 { load(b + 4) } else { y };
+            return ((shift / 8) as usize, w >> (shift & 24));
+        }
+        n = 8;
+    }
     while b + n + 8 <= src.len() {
-        // SAFETY: `a < b` and `b + n + 8 <= src.len()`: both 8-byte reads are inside `src`.
-        let (x, y) = unsafe {
-            let p = src.as_ptr();
-            (
-                p.add(a + n).cast::<u64>().read_unaligned(),
-                p.add(b + n).cast::<u64>().read_unaligned(),
-            )
-        };
-        let diff = u64::from_le(x) ^ u64::from_le(y);
+        let diff = load(a + n) ^ load(b + n);
         if diff != 0 {
-            return n + (diff.trailing_zeros() / 8) as usize;
+            n += (diff.trailing_zeros() / 8) as usize;
+            return (n, next_word(src, b + n));
         }
         n += 8;
     }
     while b + n < src.len() && src[a + n] == src[b + n] {
         n += 1;
     }
-    n
+    (n, next_word(src, b + n))
+}
+
+/// The 4 bytes at `at` when they are inside `src` (0 otherwise: the caller does not use them).
+#[inline]
+fn next_word(src: &[u8], at: usize) -> u64 {
+    match src.get(at..at + 4) {
+        Some(w) => u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]])),
+        None => 0,
+    }
 }
 
 /// The decompressed length a Snappy stream's preamble states, and the stream's elements (the
@@ -289,13 +329,15 @@ impl SnappyEncoder {
         let mut ip = 1;
         'scan: loop {
             // Look for a 4-byte match, skipping ever more bytes while there is none: the first
-            // 32 positions one by one, then one more byte skipped per 32 misses.
+            // 32 positions one by one, then one more byte skipped per 32 misses. Every scan
+            // starts one byte after the pending literal (`emitted == ip - 1`).
             let mut candidate;
-            'found: {
+            let literal_done = 'found: {
                 let mut skip = 32;
                 if ip + 16 <= limit {
                     // The first 16 positions from four 8-byte loads (the skipping loop below
-                    // would look at the same ones, one by one).
+                    // would look at the same ones, one by one). A match there ends a literal
+                    // of at most 16 bytes, written at once.
                     for j in 0..4 {
                         let mut data = load64(ip + 4 * j);
                         for k in 0..4 {
@@ -304,8 +346,9 @@ impl SnappyEncoder {
                             candidate = table[h] as usize;
                             table[h] = at as u16;
                             if data as u32 == load(candidate) {
+                                out.short_literal(src, emitted, at);
                                 ip = at;
-                                break 'found;
+                                break 'found true;
                             }
                             data >>= 8;
                         }
@@ -326,26 +369,32 @@ impl SnappyEncoder {
                     candidate = table[h] as usize;
                     table[h] = ip as u16;
                     if load(ip) == load(candidate) {
-                        break 'found;
+                        break 'found false;
                     }
                     ip = next;
                 }
+            };
+            if !literal_done {
+                out.literal(src, emitted, ip);
             }
-            out.literal(src, emitted, ip);
             // Copies, as long as the bytes right after one start another match.
             loop {
-                let len = 4 + match_len(src, candidate + 4, ip + 4);
+                let (n, data) = match_len(src, candidate + 4, ip + 4);
+                let len = 4 + n;
                 out.copy(ip - candidate, len);
                 ip += len;
                 emitted = ip;
                 if ip >= limit {
                     break 'scan;
                 }
+                // `data`'s low 32 bits are the 4 bytes at `ip` (inside: `ip < limit`).
                 table[slot(load(ip - 1))] = (ip - 1) as u16;
-                let h = slot(load(ip));
+                let word = data as u32;
+                debug_assert_eq!(word, load(ip));
+                let h = slot(word);
                 candidate = table[h] as usize;
                 table[h] = ip as u16;
-                if load(ip) != load(candidate) {
+                if word != load(candidate) {
                     break;
                 }
             }

@@ -351,7 +351,9 @@ fn short_key(v: &[u8]) -> [u64; 2] {
         // The two halves overlap where n < 8; their common bytes are the same.
         4.. => [half(0) | half(n - 4) << (8 * (n - 4)), 0],
         1.. => [
-            u64::from(v[0]) | u64::from(v[n / 2]) << (8 * (n / 2)) | u64::from(v[n - 1]) << (8 * (n - 1)),
+            u64::from(v[0])
+                | u64::from(v[n / 2]) << (8 * (n / 2))
+                | u64::from(v[n - 1]) << (8 * (n - 1)),
             0,
         ],
         0 => [0, 0],

@@ -291,16 +291,20 @@ where
     F: Fn(T) -> Option<U>,
 {
     let values = p.values().as_slice();
-    let mut out = Vec::with_capacity(values.len());
-    let mut bad = None;
-    for (i, &v) in values.iter().enumerate() {
-        out.push(f(v).unwrap_or_else(|| {
-            if bad.is_none() && p.is_valid(i) {
-                bad = Some(i);
-            }
-            U::default()
-        }));
-    }
+    // One pass without a branch per value; only when some value does not convert, a second
+    // looks for the first valid one among them (null slots' values are not data).
+    let mut all = true;
+    let out: Vec<U> = values
+        .iter()
+        .map(|&v| {
+            let r = f(v);
+            all &= r.is_some();
+            r.unwrap_or_default()
+        })
+        .collect();
+    let bad = (!all)
+        .then(|| (0..values.len()).find(|&i| f(values[i]).is_none() && p.is_valid(i)))
+        .flatten();
     match bad {
         Some(i) => Err(Error::invalid(format!("value {i} ({}) {what}", values[i]))),
         None => Ok(Buffer::from(out)),

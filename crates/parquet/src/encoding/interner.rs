@@ -399,11 +399,18 @@ fn hash_bytes(v: &[u8], key: [u64; 2], seed: u64) -> u64 {
     fold_mul(a ^ h, b ^ K1)
 }
 
-/// A [`BytesInterner`] slot: index + 1 (0: empty) and the hash's high 32 bits.
+/// A [`BytesInterner`] slot: index + 1 (0: empty) and its value's [`tag`].
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     id: u32,
     tag: u32,
+}
+
+/// A value's tag in its slot: 27 bits of its hash and its length up to 31, so that for values
+/// of at most 16 bytes equal tags mean equal lengths and the two-word keys decide.
+#[inline(always)]
+fn tag(hash: u64, len: usize) -> u32 {
+    ((hash >> 32) as u32 & !31) | len.min(31) as u32
 }
 
 /// A dictionary of byte arrays (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values), stored back to
@@ -497,7 +504,7 @@ impl BytesInterner {
         }
         let short = v.len() <= 16;
         let hash = hash_bytes(v, key, self.seed);
-        let tag = (hash >> 32) as u32;
+        let tag = tag(hash, v.len());
         let mask = self.slots.len() - 1;
         let mut at = hash as usize & mask;
         loop {
@@ -507,13 +514,12 @@ impl BytesInterner {
             }
             if slot.tag == tag {
                 let i = (slot.id - 1) as usize;
-                let (start, end) = (self.offsets[i], self.offsets[i + 1]);
-                let same = end - start == v.len()
-                    && if short {
-                        self.keys[i] == key
-                    } else {
-                        &self.data[start..end] == v
-                    };
+                let same = if short {
+                    // The tag holds the length.
+                    self.keys[i] == key
+                } else {
+                    &self.data[self.offsets[i]..self.offsets[i + 1]] == v
+                };
                 if same {
                     return slot.id - 1;
                 }
@@ -528,7 +534,7 @@ impl BytesInterner {
         let i = index(self.hashes.len());
         self.slots[at] = Slot {
             id: i + 1,
-            tag: (hash >> 32) as u32,
+            tag: tag(hash, v.len()),
         };
         self.data.extend_from_slice(v);
         self.offsets.push(self.data.len());
@@ -558,7 +564,7 @@ impl BytesInterner {
             }
             self.slots[at] = Slot {
                 id: i as u32 + 1,
-                tag: (hash >> 32) as u32,
+                tag: tag(hash, self.offsets[i + 1] - self.offsets[i]),
             };
         }
     }

@@ -413,9 +413,7 @@ impl ColumnChunkWriter {
                     let d = &def[entries.clone()];
                     self.page.def.put_levels(d);
                     let top = self.page.def_hist[self.max_def as usize];
-                    for &l in d {
-                        self.page.def_hist[l as usize] += 1;
-                    }
+                    add_histogram(d, &mut self.page.def_hist);
                     nulls = n - (self.page.def_hist[self.max_def as usize] - top) as usize;
                 }
                 let mut rows = n;
@@ -423,9 +421,7 @@ impl ColumnChunkWriter {
                     let r = &rep[entries];
                     self.page.rep.put_levels(r);
                     let starts = self.page.rep_hist[0];
-                    for &l in r {
-                        self.page.rep_hist[l as usize] += 1;
-                    }
+                    add_histogram(r, &mut self.page.rep_hist);
                     rows = (self.page.rep_hist[0] - starts) as usize;
                 }
                 (nulls, rows)
@@ -802,6 +798,34 @@ impl ColumnChunkWriter {
 
 /// Puts dense fixed-width values: dictionary indices (through `remap` when the positions are
 /// a dictionary array's values) or PLAIN bytes, and the page's bounds.
+/// Adds to `hist[k]` the number of levels equal to `k` (every level is below `hist.len()`, as
+/// the shredder makes them). Incrementing a counter per level would chain each increment on
+/// the last store of the same counter (runs of equal levels are the rule); instead each level
+/// value but the greatest is counted in a pass of its own that compiles to vector compares,
+/// and the greatest takes what remains.
+fn add_histogram(levels: &[i16], hist: &mut [i64]) {
+    let Some((top, lower)) = hist.split_last_mut() else {
+        return;
+    };
+    if lower.len() > 8 {
+        for &l in levels {
+            hist[l as usize] += 1;
+        }
+        return;
+    }
+    let mut rest = levels.len() as i64;
+    for (k, h) in lower.iter_mut().enumerate() {
+        let k = k as i16;
+        let count: u64 = levels
+            .chunks(1 << 16)
+            .map(|c| u64::from(c.iter().map(|&l| u32::from(l == k)).sum::<u32>()))
+            .sum();
+        *h += count as i64;
+        rest -= count as i64;
+    }
+    *top += rest;
+}
+
 fn put_fixed<T: write_stats::StatNative + Copy>(
     v: &[T],
     p: &Present<'_>,
@@ -832,5 +856,37 @@ fn put_fixed<T: write_stats::StatNative + Copy>(
         Dict::W4(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
         Dict::W8(d) => d.intern_all(bytemuck::cast_slice(dense), page.indices()),
         _ => page.plain().extend_from_slice(bytemuck::cast_slice(dense)),
+    }
+}
+
+#[cfg(test)]
+mod histogram_tests {
+    use super::add_histogram;
+
+    /// The counting passes give the naive per-level counts, added to what the histogram held,
+    /// for every maximum level from 0 to 12 (past 8 the plain loop) and runs or noise.
+    #[test]
+    fn level_histograms_are_the_naive_counts() {
+        let noise = crate::encoding::test_util::noise(3, 70_000);
+        for max in 0..=12usize {
+            for runs in [false, true] {
+                let levels: Vec<i16> = noise
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| {
+                        let b = if runs { noise[i / 37 * 37] } else { b };
+                        (b as usize % (max + 1)) as i16
+                    })
+                    .collect();
+                let mut want = vec![5i64; max + 1];
+                for &l in &levels {
+                    want[l as usize] += 1;
+                }
+                let mut got = vec![5i64; max + 1];
+                add_histogram(&levels, &mut got);
+                assert_eq!(got, want, "max {max}, runs {runs}");
+            }
+        }
+        add_histogram(&[], &mut []);
     }
 }

@@ -92,12 +92,26 @@ enum Store {
 }
 
 impl Store {
-    #[inline]
-    fn intern(&mut self, v: &[u8]) -> u32 {
+    /// Interns the entries `page[s..e]` of a dictionary page in order, appending their
+    /// indices to `table`: 4- and 8-byte values as one batch (looked up in the interner's
+    /// direct map when their range is narrow), others one by one.
+    fn intern_entries(&mut self, page: &[u8], entries: &[(usize, usize)], table: &mut Vec<u32>) {
         match self {
-            Store::U32(d) => d.intern(u32::from_le_bytes(v.try_into().unwrap_or([0; 4]))),
-            Store::U64(d) => d.intern(u64::from_le_bytes(v.try_into().unwrap_or([0; 8]))),
-            Store::Bytes(d) => d.intern(v),
+            Store::U32(d) => {
+                let values: Vec<u32> = entries
+                    .iter()
+                    .map(|&(s, e)| u32::from_le_bytes(page[s..e].try_into().unwrap_or([0; 4])))
+                    .collect();
+                d.intern_all(&values, table);
+            }
+            Store::U64(d) => {
+                let values: Vec<u64> = entries
+                    .iter()
+                    .map(|&(s, e)| u64::from_le_bytes(page[s..e].try_into().unwrap_or([0; 8])))
+                    .collect();
+                d.intern_all(&values, table);
+            }
+            Store::Bytes(d) => table.extend(entries.iter().map(|&(s, e)| d.intern(&page[s..e]))),
         }
     }
 
@@ -178,12 +192,8 @@ impl MergedDictionary {
         self.seen = true;
         self.values.reserve(entries.len(), page.len());
         let mut table = Vec::with_capacity(entries.len());
-        let mut same = true;
-        for (i, &(s, e)) in entries.iter().enumerate() {
-            let k = self.values.intern(&page[s..e]);
-            same &= k as usize == i;
-            table.push(k);
-        }
+        self.values.intern_entries(page, entries, &mut table);
+        let same = table.iter().enumerate().all(|(i, &k)| k as usize == i);
         if !first && self.values.data().len() > limit {
             self.values.truncate(before);
             self.fallen_back = true;

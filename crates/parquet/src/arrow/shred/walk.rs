@@ -100,8 +100,8 @@ impl<'p> Walker<'p> {
         let inner = def + i16::from(node.nullable);
         let first = slots.start;
         let contiguous = matches!(offsets, Offsets::Small(_) | Offsets::Large(_));
-        if contiguous && d + 2 == self.nodes.len() {
-            return self.list_of_leaves(d, offsets, slots, def, r);
+        if contiguous && d + 1 == self.tail {
+            return self.list_of_flat(d, offsets, slots, def, r);
         }
         for i in slots {
             let ri = if i == first { r } else { k };
@@ -122,10 +122,11 @@ impl<'p> Walker<'p> {
         Ok(())
     }
 
-    /// Entries `slots` of the list node `d` whose element is the leaf and whose entries' child
-    /// ranges follow each other (List, LargeList, Map): each run of valid non-empty entries
-    /// reaches one range of leaf slots, shredded at once.
-    fn list_of_leaves(
+    /// Entries `slots` of the list node `d` whose element starts the flat tail (the leaf, or
+    /// structs above it) and whose entries' child ranges follow each other (List, LargeList,
+    /// Map): each run of valid non-empty entries reaches one range of the element's slots,
+    /// shredded at once (the repetition levels of the entries' starts set afterwards).
+    fn list_of_flat(
         &mut self,
         d: usize,
         offsets: &Offsets,
@@ -133,8 +134,7 @@ impl<'p> Walker<'p> {
         def: i16,
         r: i16,
     ) -> Result<()> {
-        let nodes = self.nodes;
-        let (node, leaf) = (&nodes[d], &nodes[d + 1]);
+        let node = &self.nodes[d];
         let k = self.seg[d];
         let inner = def + i16::from(node.nullable);
         let valid = |i: usize| node.validity.as_ref().is_none_or(|v| v.get(i));
@@ -166,7 +166,7 @@ impl<'p> Walker<'p> {
                         self.rep[base + offsets.range(x).0 - a] = k;
                     }
                 }
-                self.leaf(leaf, a, end, inner + 1)?;
+                self.flat_levels(d + 1, a, end, inner + 1)?;
                 (i, ri) = (j, k);
                 continue;
             }
@@ -190,14 +190,20 @@ impl<'p> Walker<'p> {
         if s == e {
             return Ok(());
         }
-        let nodes = self.nodes;
-        let tail = &nodes[d..];
-        // ok: a path ends in its leaf.
-        let leaf = tail.last().expect("a path ends in its leaf");
         if self.track_rep {
             self.rep.push(r);
             self.rep.resize(self.rep.len() + (e - s) - 1, self.seg[d]);
         }
+        self.flat_levels(d, s, e, def)
+    }
+
+    /// The definition levels and leaf ranges of slots `[s, e)` (not empty) of node `d` in the
+    /// flat tail; the caller has pushed their repetition levels.
+    fn flat_levels(&mut self, d: usize, s: usize, e: usize, def: i16) -> Result<()> {
+        let nodes = self.nodes;
+        let tail = &nodes[d..];
+        // ok: a path ends in its leaf.
+        let leaf = tail.last().expect("a path ends in its leaf");
         if let [leaf] = tail {
             return self.leaf(leaf, s, e, def);
         }

@@ -482,18 +482,28 @@ impl BytesInterner {
     ) {
         for w in offsets.windows(2) {
             let (start, end) = (w[0] as usize, w[1] as usize);
-            let v = &data[start..end];
-            // Short values with 16 bytes of the buffer from their start are read by masked
-            // word loads; the others (near the buffer's end) byte by byte.
-            let key = if v.len() > 16 {
-                [0, 0]
-            } else if start + 16 <= data.len() {
-                short_key_in(data, start, v.len())
-            } else {
-                short_key(v)
-            };
-            each(self.intern_keyed(v, key), v);
+            each(self.intern_at(data, start, end), &data[start..end]);
         }
+    }
+
+    /// The index of `data[start..end]`, inserted at the end when new. A short value with 16
+    /// bytes of `data` from its start is read by masked word loads; others (near the end of
+    /// `data`) byte by byte.
+    ///
+    /// # Panics
+    /// If `start..end` is not a range of `data`; when the dictionary already holds 2³² - 1
+    /// values.
+    #[inline(always)]
+    pub fn intern_at(&mut self, data: &[u8], start: usize, end: usize) -> u32 {
+        let v = &data[start..end];
+        let key = if v.len() > 16 {
+            [0, 0]
+        } else if start + 16 <= data.len() {
+            short_key_in(data, start, v.len())
+        } else {
+            short_key(v)
+        };
+        self.intern_keyed(v, key)
     }
 
     /// [`BytesInterner::intern`] of `v` and its [`short_key`] (`[0, 0]` when longer than 16).

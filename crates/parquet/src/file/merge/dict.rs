@@ -97,20 +97,8 @@ impl Store {
     /// direct map when their range is narrow), others one by one.
     fn intern_entries(&mut self, page: &[u8], entries: &[(usize, usize)], table: &mut Vec<u32>) {
         match self {
-            Store::U32(d) => {
-                let values: Vec<u32> = entries
-                    .iter()
-                    .map(|&(s, e)| u32::from_le_bytes(page[s..e].try_into().unwrap_or([0; 4])))
-                    .collect();
-                d.intern_all(&values, table);
-            }
-            Store::U64(d) => {
-                let values: Vec<u64> = entries
-                    .iter()
-                    .map(|&(s, e)| u64::from_le_bytes(page[s..e].try_into().unwrap_or([0; 8])))
-                    .collect();
-                d.intern_all(&values, table);
-            }
+            Store::U32(d) => d.intern_all(&entry_values(page, entries, u32::from_le_bytes), table),
+            Store::U64(d) => d.intern_all(&entry_values(page, entries, u64::from_le_bytes), table),
             Store::Bytes(d) => table.extend(entries.iter().map(|&(s, e)| d.intern(&page[s..e]))),
         }
     }
@@ -147,6 +135,19 @@ impl Store {
             Store::Bytes(d) => d.truncate(len),
         }
     }
+}
+
+/// The entries `page[s..e]` of a dictionary page of `N`-byte values, read by `from` (an entry
+/// of another length, which the page split does not make, reads as zeros).
+fn entry_values<T, const N: usize>(
+    page: &[u8],
+    entries: &[(usize, usize)],
+    from: fn([u8; N]) -> T,
+) -> Vec<T> {
+    entries
+        .iter()
+        .map(|&(s, e)| from(page[s..e].try_into().unwrap_or([0; N])))
+        .collect()
 }
 
 /// The merged dictionary of a chunk.

@@ -68,9 +68,11 @@ impl std::fmt::Display for Codec {
 /// ```
 /// use quiver_parquet::codec::{Codec, Decompressor};
 /// let page = b"parquet page parquet page parquet page";
-/// let stored = snap::raw::Encoder::new().compress_vec(page).unwrap();
+/// let mut stored = vec![0; quiver_parquet::codec::snappy::max_compressed_len(page.len())];
+/// let n = quiver_parquet::codec::snappy::SnappyEncoder::new().compress(page, &mut stored);
+/// let stored = &stored[..n];
 /// let mut out = vec![0u8; page.len()];
-/// Decompressor::default().decompress(Codec::Snappy, &stored, &mut out).unwrap();
+/// Decompressor::default().decompress(Codec::Snappy, stored, &mut out).unwrap();
 /// assert_eq!(&out, page);
 /// ```
 #[derive(Default)]
@@ -118,14 +120,11 @@ fn sizes(got: usize, want: usize) -> Error {
 }
 
 fn snappy(src: &[u8], out: &mut [u8]) -> Result<()> {
-    let declared = snap::raw::decompress_len(src).map_err(|e| Error::codec(e.to_string()))?;
+    let declared = snappy::decompress_len(src)?;
     if declared != out.len() {
         return Err(sizes(declared, out.len()));
     }
-    snap::raw::Decoder::new()
-        .decompress(src, out)
-        .map_err(|e| Error::codec(e.to_string()))?;
-    Ok(())
+    snappy::decompress(src, out)
 }
 
 /// Fills `out` from `reader` and checks that nothing is left.

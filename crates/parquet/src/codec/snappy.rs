@@ -1,5 +1,5 @@
-//! The Snappy compressor (the raw format of google/snappy's `format_description.txt`; pages
-//! are decompressed by the `snap` crate).
+//! Snappy: the compressor here, the decompressor in [`decode`] (the raw format of
+//! google/snappy's `format_description.txt`).
 //!
 //! The input is taken in blocks of 64 KiB, each compressed on its own with a table of the last
 //! position of each hash of 4 bytes: a scan looks up the next positions, ever more sparsely
@@ -403,6 +403,9 @@ impl SnappyEncoder {
         out.literal(src, emitted, src.len());
     }
 }
+
+pub mod decode;
+pub use decode::{decompress, decompress_len};
 
 #[cfg(test)]
 mod tests;

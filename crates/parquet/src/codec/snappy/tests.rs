@@ -8,7 +8,7 @@ fn compress(src: &[u8]) -> Vec<u8> {
 }
 
 /// What `snap`'s decoder (an implementation of its own) makes of `stored`.
-fn decompress(stored: &[u8]) -> Vec<u8> {
+fn snap_decompress(stored: &[u8]) -> Vec<u8> {
     snap::raw::Decoder::new().decompress_vec(stored).unwrap()
 }
 
@@ -63,7 +63,7 @@ fn round_trips_through_another_decoder() {
     for src in &all {
         let stored = compress(src);
         assert!(stored.len() <= max_compressed_len(src.len()));
-        assert_eq!(decompress(&stored), *src, "{} bytes", src.len());
+        assert_eq!(snap_decompress(&stored), *src, "{} bytes", src.len());
     }
 }
 
@@ -155,4 +155,187 @@ fn a_stream_behind_a_literal_decompresses_to_both() {
     assert_eq!(split_preamble(&[0xff, 0xff, 0xff, 0xff, 0x1f]), None);
     assert_eq!(split_preamble(&[0x80]), None);
     assert_eq!(split_preamble(&[0x05, 1]), Some((5, &[1u8][..])));
+}
+
+/// What our decoder makes of `stored` (the length its preamble states, capped).
+fn ours(stored: &[u8]) -> quiver_arrow::Result<Vec<u8>> {
+    let len = decompress_len(stored)?;
+    if len > 1 << 24 {
+        return Err(quiver_arrow::Error::codec("too long for a test"));
+    }
+    let mut out = vec![0xA5; len];
+    decompress(stored, &mut out)?;
+    Ok(out)
+}
+
+/// Streams of elements of every kind near the fast loop's limits: short inputs, every literal
+/// length class, copies from 1 to 70 bytes back of 1 to 64 bytes.
+fn varied_inputs() -> Vec<Vec<u8>> {
+    let mut all = inputs();
+    for n in (0..200).chain([255, 256, 1000, 65_535, 65_536, 65_537, 200_000]) {
+        all.push(noise(n, n as u64 + 100));
+        all.push(b"abcdefg".iter().copied().cycle().take(n).collect());
+    }
+    for period in 1..70 {
+        let unit = noise(period, period as u64);
+        let mut v: Vec<u8> = unit.iter().copied().cycle().take(3000).collect();
+        v.extend(noise(50, 7));
+        v.extend(unit.iter().copied().cycle().take(period * 3 + 5));
+        all.push(v);
+    }
+    all
+}
+
+#[test]
+fn decompresses_what_both_encoders_write() {
+    for src in &varied_inputs() {
+        let ours_stored = compress(src);
+        let snap_stored = snap::raw::Encoder::new().compress_vec(src).unwrap();
+        for stored in [&ours_stored, &snap_stored] {
+            assert_eq!(ours(stored).unwrap(), *src, "{} bytes", src.len());
+            assert_eq!(decompress_len(stored).unwrap(), src.len());
+        }
+    }
+}
+
+/// Hand-made streams with what encoders seldom write: copies with 4-byte offsets, copies that
+/// repeat their own bytes at every offset below 16, literals with 1 to 4 length bytes, and a
+/// literal followed by a copy in the fast region and at the stream's end.
+#[test]
+fn decodes_every_element_kind() {
+    let stream = |len: usize, elements: &[u8]| {
+        let mut s = Vec::new();
+        let mut n = len;
+        while n >= 0x80 {
+            s.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        s.push(n as u8);
+        s.extend_from_slice(elements);
+        s
+    };
+    // "abcd", then copy 4-byte offset 4, length 8 (tag: length less 1 in bits 2-7, type 3).
+    let s = stream(
+        12,
+        &[3 << 2, b'a', b'b', b'c', b'd', 7 << 2 | 3, 4, 0, 0, 0],
+    );
+    assert_eq!(ours(&s).unwrap(), b"abcdabcdabcd");
+    for offset in 1..=16usize {
+        for len in [4usize, 7, 11, 12, 17, 33, 64] {
+            // A literal of `offset` bytes, the copy (2-byte offset), then a 100-byte literal
+            // so that the copy is decoded in the fast region, and again at the end.
+            let lit: Vec<u8> = (0..offset as u8).map(|b| b + 1).collect();
+            let tail = noise(100, offset as u64);
+            let mut el = vec![((offset - 1) as u8) << 2];
+            el.extend_from_slice(&lit);
+            el.extend_from_slice(&[((len - 1) as u8) << 2 | 2, offset as u8, 0]);
+            let mut at_end = el.clone();
+            el.extend_from_slice(&[60 << 2, 99]);
+            el.extend_from_slice(&tail);
+            let mut want: Vec<u8> = lit.iter().copied().cycle().take(offset + len).collect();
+            assert_eq!(ours(&stream(want.len(), &at_end)).unwrap(), want);
+            want.extend_from_slice(&tail);
+            assert_eq!(
+                ours(&stream(want.len(), &el)).unwrap(),
+                want,
+                "{offset} {len}"
+            );
+            at_end.clear();
+        }
+    }
+    for len_bytes in 1..=4usize {
+        let n = if len_bytes == 1 { 200 } else { 300 };
+        let mut el = vec![((59 + len_bytes) as u8) << 2];
+        el.extend_from_slice(&((n - 1) as u32).to_le_bytes()[..len_bytes]);
+        let body = noise(n, 1);
+        el.extend_from_slice(&body);
+        assert_eq!(ours(&stream(n, &el)).unwrap(), body);
+    }
+}
+
+#[test]
+fn bad_streams_are_errors_naming_the_problem() {
+    let err = |s: &[u8], len: usize| {
+        let mut out = vec![0; len];
+        decompress(s, &mut out).unwrap_err().to_string()
+    };
+    // Copy from 1 byte back with nothing written; offset 0.
+    assert!(err(&[4, 1, 1], 4).contains("1 bytes back at output byte 0"));
+    assert!(err(&[5, 0, b'a', 1, 0], 5).contains("0 bytes back"));
+    // A literal past the input's end; an element past the stated length; too few elements.
+    assert!(err(&[4, 3 << 2, b'a'], 4).contains("runs past the stream's end"));
+    assert!(err(&[2, 3 << 2, 1, 2, 3, 4], 2).contains("overruns the 2 bytes stated"));
+    assert!(err(&[4, 1 << 2, 1, 2], 4).contains("ends after 2 of its 4 bytes"));
+    // Cut inside a literal's length bytes or a copy's offset.
+    assert!(err(&[4, 61 << 2, 1], 4).contains("length is cut short"));
+    assert!(err(&[8, 3 << 2, 1, 2, 3, 4, 3 << 2 | 2, 4], 8).contains("offset is cut short"));
+    // The preamble: not a varint, or not the length expected.
+    assert!(err(&[0x80], 0).contains("preamble"));
+    assert!(err(&[3, 2 << 2, 1, 2, 3], 4).contains("3 bytes, 4 expected"));
+    // The error names where the element is.
+    assert!(err(&[4, 1 << 2, 1, 2, 1, 9], 4).contains("Snappy element at byte 4"));
+}
+
+/// Fixed-seed mutants of real streams: our decoder never panics, and accepts exactly what
+/// `snap` accepts, with the same bytes.
+#[test]
+fn mutants_decode_as_another_decoder_does() {
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let sources: Vec<Vec<u8>> = varied_inputs()
+        .into_iter()
+        .filter(|s| (20..70_000).contains(&s.len()))
+        .take(40)
+        .collect();
+    let (mut agreed_ok, mut agreed_err) = (0, 0);
+    for src in &sources {
+        let stored = compress(src);
+        for _ in 0..150 {
+            let mut m = stored.clone();
+            match next() % 4 {
+                0 => {
+                    let i = (next() as usize) % m.len();
+                    m[i] ^= 1 << (next() % 8);
+                }
+                1 => {
+                    let i = (next() as usize) % m.len();
+                    m[i] = next() as u8;
+                }
+                2 => m.truncate((next() as usize) % m.len()),
+                _ => {
+                    let i = 1 + (next() as usize) % (m.len() - 1);
+                    m.insert(i, next() as u8);
+                }
+            }
+            let theirs = snap::raw::decompress_len(&m).ok().and_then(|len| {
+                let mut out = vec![0; len.min(1 << 24)];
+                (len < 1 << 24)
+                    .then(|| snap::raw::Decoder::new().decompress(&m, &mut out).ok())
+                    .flatten()
+                    .map(|n| out[..n].to_vec())
+            });
+            match (ours(&m), theirs) {
+                (Ok(a), Some(b)) => {
+                    assert_eq!(a, b);
+                    agreed_ok += 1;
+                }
+                (Err(_), None) => agreed_err += 1,
+                (a, b) => panic!(
+                    "ours {:?}, snap {:?}",
+                    a.map(|v| v.len()),
+                    b.map(|v| v.len())
+                ),
+            }
+        }
+    }
+    // Both kinds of mutant occur.
+    assert!(
+        agreed_ok > 100 && agreed_err > 1000,
+        "{agreed_ok} {agreed_err}"
+    );
 }

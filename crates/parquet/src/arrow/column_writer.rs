@@ -501,16 +501,13 @@ impl ColumnChunkWriter {
                             // Listed positions (nested leaves, nulls) of 32-bit offsets.
                             (Source::Bytes32 { offsets, data }, Present::List(l)) => {
                                 idx.reserve(l.len());
-                                for &i in l.iter() {
-                                    let i = i as usize;
-                                    let (s, e) = (offsets[i] as usize, offsets[i + 1] as usize);
-                                    let k = d.intern_at(data, s, e);
-                                    total += e - s;
+                                d.intern_positions(data, offsets, l, |k, v| {
+                                    total += v.len();
                                     if lex && seen.first(k) {
-                                        bounds.see(&data[s..e]);
+                                        bounds.see(v);
                                     }
                                     idx.push(k);
-                                }
+                                });
                             }
                             _ => p.for_each(|i| {
                                 let v = source.bytes(i);

@@ -399,6 +399,25 @@ fn hash_bytes(v: &[u8], key: [u64; 2], seed: u64) -> u64 {
     fold_mul(a ^ h, b ^ K1)
 }
 
+/// Slots from which a [`BytesInterner`]'s table (8 bytes a slot) outgrows the caches near
+/// the core, and batches fetch slots ahead.
+const PREFETCH_SLOTS: usize = 1 << 15;
+/// How many values ahead a batch fetches slots.
+const AHEAD: usize = 8;
+
+/// Asks for the cache line of `v` (a hint: nothing is read).
+#[inline(always)]
+fn prefetch<T>(v: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch reads nothing and cannot fault; the address is a reference's.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(v).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
 /// A [`BytesInterner`] slot: index + 1 (0: empty) and its value's [`tag`].
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
@@ -480,9 +499,103 @@ impl BytesInterner {
         offsets: &[i32],
         mut each: impl FnMut(u32, &'d [u8]),
     ) {
-        for w in offsets.windows(2) {
-            let (start, end) = (w[0] as usize, w[1] as usize);
-            each(self.intern_at(data, start, end), &data[start..end]);
+        let span = |j: usize| (offsets[j] as usize, offsets[j + 1] as usize);
+        let n = offsets.len().saturating_sub(1);
+        self.intern_spans(data, n, span, |k, s, e| each(k, &data[s..e]));
+    }
+
+    /// Interns the values at `positions` of Arrow's 32-bit `offsets` into `data` (value `i` is
+    /// `data[offsets[i]..offsets[i + 1]]`), calling `each` with each one's index and bytes,
+    /// in order.
+    ///
+    /// # Panics
+    /// As [`BytesInterner::intern_offsets`], and if a position is not below
+    /// `offsets.len() - 1`.
+    #[inline]
+    pub fn intern_positions<'d>(
+        &mut self,
+        data: &'d [u8],
+        offsets: &[i32],
+        positions: &[u32],
+        mut each: impl FnMut(u32, &'d [u8]),
+    ) {
+        let span = |j: usize| {
+            let i = positions[j] as usize;
+            (offsets[i] as usize, offsets[i + 1] as usize)
+        };
+        self.intern_spans(data, positions.len(), span, |k, s, e| each(k, &data[s..e]));
+    }
+
+    /// Interns `data[span(j)]` for `j` in `0..n`, calling `each` with each one's index and
+    /// range. In a table larger than the caches near the core, each value's slot is fetched
+    /// [`AHEAD`] values before it is probed (its hash computed then and kept), so that the
+    /// cache misses of several values overlap.
+    #[inline(always)]
+    fn intern_spans(
+        &mut self,
+        data: &[u8],
+        n: usize,
+        span: impl Fn(usize) -> (usize, usize),
+        mut each: impl FnMut(u32, usize, usize),
+    ) {
+        if self.slots.len() < PREFETCH_SLOTS || n < 2 * AHEAD {
+            for j in 0..n {
+                let (s, e) = span(j);
+                each(self.intern_at(data, s, e), s, e);
+            }
+            return;
+        }
+        let mut ahead = [(0u64, [0u64; 2]); AHEAD];
+        for (j, a) in ahead.iter_mut().enumerate() {
+            let (s, e) = span(j);
+            *a = self.hashed(data, s, e);
+            self.prefetch(a.0);
+        }
+        for j in 0..n {
+            let (s, e) = span(j);
+            let (hash, key) = ahead[j % AHEAD];
+            if j + AHEAD < n {
+                let (s, e) = span(j + AHEAD);
+                let next = self.hashed(data, s, e);
+                self.prefetch(next.0);
+                ahead[j % AHEAD] = next;
+            }
+            if j + AHEAD / 2 < n {
+                // Half-way, the slot has come: fetch the key of the value it holds.
+                self.prefetch_key(ahead[(j + AHEAD / 2) % AHEAD].0);
+            }
+            each(self.probe(&data[s..e], hash, key), s, e);
+        }
+    }
+
+    /// The hash and [`short_key`] of `data[start..end]` (as [`BytesInterner::intern_at`] reads
+    /// them).
+    #[inline(always)]
+    fn hashed(&self, data: &[u8], start: usize, end: usize) -> (u64, [u64; 2]) {
+        let v = &data[start..end];
+        let key = if v.len() > 16 {
+            [0, 0]
+        } else if start + 16 <= data.len() {
+            short_key_in(data, start, v.len())
+        } else {
+            short_key(v)
+        };
+        (hash_bytes(v, key, self.seed), key)
+    }
+
+    /// Asks for the cache line of the slot where a probe for `hash` starts.
+    #[inline(always)]
+    fn prefetch(&self, hash: u64) {
+        prefetch(&self.slots[hash as usize & (self.slots.len() - 1)]);
+    }
+
+    /// Asks for the cache line of the key of the value in the slot where a probe for `hash`
+    /// starts, if any.
+    #[inline(always)]
+    fn prefetch_key(&self, hash: u64) {
+        let slot = self.slots[hash as usize & (self.slots.len() - 1)];
+        if let Some(key) = self.keys.get(slot.id.wrapping_sub(1) as usize) {
+            prefetch(key);
         }
     }
 
@@ -495,25 +608,24 @@ impl BytesInterner {
     /// values.
     #[inline(always)]
     pub fn intern_at(&mut self, data: &[u8], start: usize, end: usize) -> u32 {
-        let v = &data[start..end];
-        let key = if v.len() > 16 {
-            [0, 0]
-        } else if start + 16 <= data.len() {
-            short_key_in(data, start, v.len())
-        } else {
-            short_key(v)
-        };
-        self.intern_keyed(v, key)
+        let (hash, key) = self.hashed(data, start, end);
+        self.probe(&data[start..end], hash, key)
     }
 
     /// [`BytesInterner::intern`] of `v` and its [`short_key`] (`[0, 0]` when longer than 16).
     #[inline(always)]
     fn intern_keyed(&mut self, v: &[u8], key: [u64; 2]) -> u32 {
+        let hash = hash_bytes(v, key, self.seed);
+        self.probe(v, hash, key)
+    }
+
+    /// The index of `v` (its hash and key), inserted at the end when new.
+    #[inline(always)]
+    fn probe(&mut self, v: &[u8], hash: u64, key: [u64; 2]) -> u32 {
         if (self.hashes.len() + 1) * 2 > self.slots.len() {
             self.grow(self.hashes.len() + 1);
         }
         let short = v.len() <= 16;
-        let hash = hash_bytes(v, key, self.seed);
         let tag = tag(hash, v.len());
         let mask = self.slots.len() - 1;
         let mut at = hash as usize & mask;

@@ -2,6 +2,22 @@ use super::*;
 use crate::encoding::test_util::Rng;
 
 /// The oracle: a linear search of the values seen so far.
+/// [`naive`] through std's `HashMap`, for inputs too large for a linear search.
+fn oracle_map<'v>(values: &[&'v [u8]]) -> (Vec<&'v [u8]>, Vec<u32>) {
+    let mut map = std::collections::HashMap::new();
+    let mut dict = Vec::new();
+    let idx = values
+        .iter()
+        .map(|&v| {
+            *map.entry(v).or_insert_with(|| {
+                dict.push(v);
+                dict.len() as u32 - 1
+            })
+        })
+        .collect();
+    (dict, idx)
+}
+
 fn naive<T: PartialEq + Clone>(values: &[T]) -> (Vec<T>, Vec<u32>) {
     let mut dict: Vec<T> = Vec::new();
     let idx = values
@@ -326,4 +342,62 @@ fn offsets_interning_matches_the_oracle() {
         assert_eq!(d.intern(v), i as u32);
     }
     assert_eq!(d.len(), dict.len());
+}
+
+/// Batches into a table large enough that slots are fetched ahead (and that grows during a
+/// batch): contiguous values and listed positions, short and long, against the oracle.
+#[test]
+fn batches_into_large_tables_match_the_oracle() {
+    let mut rng = Rng::new(75);
+    // 60,000 distinct values of 1 to 40 bytes (so 20,000+ entries: past the prefetch size).
+    let pool: Vec<Vec<u8>> = (0..60_000u32)
+        .map(|i| {
+            let n = 1 + (i as usize * 7) % 40;
+            let s = format!("{i:08}-{}", "v".repeat(40));
+            s.as_bytes()[..n.max(8).min(s.len())].to_vec()
+        })
+        .collect();
+    let values: Vec<&[u8]> = (0..120_000)
+        .map(|_| &pool[rng.below(pool.len() as u64) as usize][..])
+        .collect();
+    let mut data = Vec::new();
+    let mut offsets = vec![0i32];
+    for v in &values {
+        data.extend_from_slice(v);
+        offsets.push(data.len() as i32);
+    }
+    // Contiguous, in batches of several sizes.
+    let (dict, want) = oracle_map(&values);
+    let mut d = BytesInterner::new();
+    let (mut idx, mut seen) = (Vec::new(), Vec::new());
+    let mut at = 0;
+    for (k, size) in [3usize, 17, 5_000, 70_000, 1, 44_979]
+        .into_iter()
+        .enumerate()
+    {
+        let end = (at + size).min(values.len());
+        d.intern_offsets(&data, &offsets[at..=end], |k, v| {
+            idx.push(k);
+            seen.push(v);
+        });
+        at = end;
+        assert!(k < 5 || at == values.len());
+    }
+    assert_eq!((&idx, &seen), (&want, &values));
+    assert_eq!(d.iter().collect::<Vec<_>>(), dict);
+    // Listed positions (every third value, then the rest) into a fresh dictionary.
+    let positions: Vec<u32> = (0..values.len() as u32)
+        .filter(|i| i % 3 == 0)
+        .chain((0..values.len() as u32).filter(|i| i % 3 != 0))
+        .collect();
+    let listed: Vec<&[u8]> = positions.iter().map(|&i| values[i as usize]).collect();
+    let (dict, want) = oracle_map(&listed);
+    let mut d = BytesInterner::new();
+    let (mut idx, mut seen) = (Vec::new(), Vec::new());
+    d.intern_positions(&data, &offsets, &positions, |k, v| {
+        idx.push(k);
+        seen.push(v);
+    });
+    assert_eq!((&idx, &seen), (&want, &listed));
+    assert_eq!(d.iter().collect::<Vec<_>>(), dict);
 }

@@ -236,16 +236,24 @@ pub fn build(plan: &Plan, field: &Field, columns: &mut [Option<Column>]) -> Resu
     }
 }
 
+/// The assembled 64-bit `offsets` as offsets of type `O`: one pass for their range (an
+/// overflow is an error), one to convert (a copy for `i64`).
 fn narrow_offsets<O: Offset>(offsets: &[i64]) -> Result<OffsetBuffer<O>> {
+    let (lo, hi) = offsets
+        .iter()
+        .fold((0i64, 0i64), |(lo, hi), &o| (lo.min(o), hi.max(o)));
+    if lo < 0 || O::from_usize(hi as usize).is_none() {
+        return Err(Error::overflow(format!(
+            "offsets from {lo} to {hi} overflow {}-bit offsets",
+            std::mem::size_of::<O>() * 8
+        )));
+    }
     let mut out = MutableBuffer::with_capacity(offsets.len() * std::mem::size_of::<O>());
-    for &o in offsets {
-        let v = O::from_usize(o as usize).ok_or_else(|| {
-            Error::overflow(format!(
-                "offset {o} overflows {}-bit offsets",
-                std::mem::size_of::<O>() * 8
-            ))
-        })?;
-        out.push(v);
+    if O::IS_LARGE {
+        out.extend_from_slice(bytemuck::cast_slice::<i64, u8>(offsets));
+    } else {
+        // Every offset is in `0..=i32::MAX` (checked above).
+        out.extend_from_exact_iter(offsets.iter().map(|&o| o as i32));
     }
     OffsetBuffer::try_new(Buffer::from(out))
 }

@@ -88,3 +88,26 @@ ipc_merge_corpus="$fuzz_dir/corpus/ipc_merge"
 mkdir -p "$ipc_merge_corpus"
 cp "$file_corpus"/* "$ipc_merge_corpus"/
 echo "seeded $(ls "$ipc_merge_corpus" | wc -l) IPC files into $ipc_merge_corpus"
+# snappy_decompress gets Snappy streams that the Snappy library (through pyarrow) writes for
+# page-like inputs: short and long literals, near and far copies, runs.
+snappy_corpus="$fuzz_dir/corpus/snappy_decompress"
+mkdir -p "$snappy_corpus"
+python3 - "$snappy_corpus" <<'PY'
+import os, sys, random
+import pyarrow as pa
+out = sys.argv[1]
+rng = random.Random(7)
+inputs = [
+    b"",
+    b"a",
+    b"abcd" * 50,
+    bytes(rng.randrange(256) for _ in range(300)),
+    b"".join(b"%05d" % rng.randrange(100000) for _ in range(2000)),
+    b"carefully final deposits sleep quickly " * 40 + bytes(range(256)),
+    bytes(5000) + b"xyz" * 700,
+]
+for i, data in enumerate(inputs):
+    with open(os.path.join(out, f"pyarrow-{i}"), "wb") as f:
+        f.write(pa.compress(data, codec="snappy", asbytes=True))
+PY
+echo "seeded $(ls "$snappy_corpus" | wc -l) Snappy streams into $snappy_corpus"

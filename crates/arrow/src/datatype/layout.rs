@@ -156,7 +156,7 @@ const DENSE: &[BufferKind] = &[K::TypeIds, K::Offsets];
 const DICTIONARY: &[BufferKind] = &[K::Validity, K::Indices];
 
 impl DataType {
-    /// The type's physical layout: buffers and children (see the [module](self) table).
+    /// The type's physical layout: buffers and children (see the table in `datatype/layout.rs`).
     pub fn layout(&self) -> Layout<'_> {
         use DataType as D;
         let (buffers, children) = match self {

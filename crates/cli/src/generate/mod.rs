@@ -21,7 +21,7 @@
 //!   with int64 keys, four decimal128 and the extra float64), so the comments are kept shorter
 //!   than TPC-H's 10–43 characters to stay near the 0.9 GB of the reference table:
 //!   [`COMMENT_MIN`]–[`COMMENT_MAX`] characters (10–43 would make it 176 bytes, 1.05 GB).
-//! - **`nested`**: `id` int64 (non-null, the row number), `tags` list<utf8> (0–5 items),
+//! - **`nested`**: `id` int64 (non-null, the row number), `tags` `list<utf8>` (0–5 items),
 //!   `points` list<struct<x: float64 (non-null), y: float64, label: utf8>> (0–4 items),
 //!   `attributes` map<utf8, int64> (0–4 entries with distinct keys), and
 //!   `profile` struct<name: utf8, age: int32, address: struct<city: utf8, zip: utf8>>. Nulls

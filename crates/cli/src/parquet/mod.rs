@@ -1,7 +1,7 @@
 //! Parquet in the command-line tool: the batch source ([`read`]), the schema tree in
 //! parquet-mr's text form ([`tree`]), the footer and page listing of `meta` ([`meta`], typed
 //! statistics in [`stats`]), `validate`'s chunk-by-chunk check ([`check`]) and the output
-//! options of `convert` and `generate` ([`write`]). The reading and writing themselves are
+//! options of `convert` and `generate` ([`mod@write`]). The reading and writing themselves are
 //! quiver-parquet's.
 
 pub mod check;

@@ -48,7 +48,7 @@
 //! dictionary is written before the outer dictionaries that use it, and equal, prefix and
 //! extension relations keep the outer values' indices valid. A nested dictionary that would
 //! need unifying, or an outer dictionary whose (nested) values differ, is an
-//! [`Error::NotSupported`](quiver_arrow::Error::NotSupported).
+//! [`quiver_arrow::Error::NotSupported`].
 //!
 //! # Output
 //!

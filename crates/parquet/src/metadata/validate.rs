@@ -75,7 +75,7 @@ pub(super) fn chunk(c: &ColumnChunk<'_>, leaf: &SchemaElement<'_>, file_len: u64
 
 /// Checks that the chunk's pages, page index (column and offset index) and Bloom filter lie
 /// before the footer (`data`: [`ParquetMetaData::data_range`](super::ParquetMetaData::data_range)).
-/// Not part of [`chunk`]: reading values never needs the indexes, and Arrow C++ reads files
+/// Not part of `chunk`: reading values never needs the indexes, and Arrow C++ reads files
 /// whose page index is misplaced or whose last pages run into the footer (it bounds a chunk
 /// by the file's end, as [`chunk_byte_range`] does). Their readers (merge) check the bytes
 /// they take, and `quiver validate` reports a misplaced one with this.

@@ -16,8 +16,8 @@
 //!   exactly is an error.
 //!
 //! Any other element (long literals, 4-byte offsets) and every element near the buffers' ends
-//! goes through [`Decoder::checked_step`], which checks each length. Every offset is checked
-//! in both paths: a copy may not reach before the output's start.
+//! goes through the checked step (`Decoder::checked_step`), which checks each length. Every
+//! offset is checked in both paths: a copy may not reach before the output's start.
 
 use super::split_preamble;
 use quiver_arrow::{Error, Result};

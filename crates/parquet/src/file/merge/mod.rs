@@ -2,18 +2,18 @@
 //! stored and new metadata is written with the offsets they have in the output.
 //!
 //! Inputs are merged in the order given, their rows kept in order. Their schemas must be the
-//! same or compatible ([`schema`]: top-level fields in another order, optional fields missing
+//! same or compatible (`schema`: top-level fields in another order, optional fields missing
 //! from some inputs). Two ways to lay out row groups:
 //!
 //! - **verbatim** ([`MergeOptions::coalesce`] `None`): every input row group becomes one output
 //!   row group, each chunk copied as one range;
 //! - **coalescing**: consecutive row groups, across inputs, are joined into output row groups
 //!   of up to [`RowGroupTarget`] rows and bytes, the pages of their chunks concatenated into
-//!   one chunk per column ([`chunk`]): dictionaries merged and indices remapped ([`dict`]),
+//!   one chunk per column (`chunk`): dictionaries merged and indices remapped (`dict`),
 //!   pages of another codec re-compressed, and only where the merged dictionary would pass
 //!   [`MergeOptions::dictionary_limit`] the dictionary-encoded pages written PLAIN.
 //!
-//! Carried across: statistics (merged, [`meta`]), the page index (offset index rebuilt,
+//! Carried across: statistics (merged, `meta`), the page index (offset index rebuilt,
 //! column index entries concatenated), Bloom filters (copied, or united when row groups are
 //! joined), key-value metadata (`ARROW:schema` included; the first value of a key wins and
 //! conflicts are reported), `sorting_columns` (kept where the joined row groups are still in

@@ -202,8 +202,7 @@ impl<'p> Walker<'p> {
     fn flat_levels(&mut self, d: usize, s: usize, e: usize, def: i16) -> Result<()> {
         let nodes = self.nodes;
         let tail = &nodes[d..];
-        // ok: a path ends in its leaf.
-        let leaf = tail.last().expect("a path ends in its leaf");
+        let leaf = tail.last().expect("a path ends in its leaf"); // ok: `d` is a node of the path
         if let [leaf] = tail {
             return self.leaf(leaf, s, e, def);
         }

@@ -2,6 +2,17 @@ use super::*;
 use crate::encoding::test_util::Rng;
 
 /// The oracle: a linear search of the values seen so far.
+/// `values` back to back, and Arrow's 32-bit offsets into them.
+fn concatenated(values: &[&[u8]]) -> (Vec<u8>, Vec<i32>) {
+    let mut data = Vec::new();
+    let mut offsets = vec![0i32];
+    for v in values {
+        data.extend_from_slice(v);
+        offsets.push(data.len() as i32);
+    }
+    (data, offsets)
+}
+
 /// [`naive`] through std's `HashMap`, for inputs too large for a linear search.
 fn oracle_map<'v>(values: &[&'v [u8]]) -> (Vec<&'v [u8]>, Vec<u32>) {
     let mut map = std::collections::HashMap::new();
@@ -320,12 +331,7 @@ fn offsets_interning_matches_the_oracle() {
     let values: Vec<&[u8]> = (0..4000)
         .map(|_| &pool[rng.below(pool.len() as u64) as usize][..])
         .collect();
-    let mut data = Vec::new();
-    let mut offsets = vec![0i32];
-    for v in &values {
-        data.extend_from_slice(v);
-        offsets.push(data.len() as i32);
-    }
+    let (data, offsets) = concatenated(&values);
     let (dict, want) = naive(&values);
     let mut d = BytesInterner::new();
     let mut seen = Vec::new();
@@ -360,12 +366,7 @@ fn batches_into_large_tables_match_the_oracle() {
     let values: Vec<&[u8]> = (0..120_000)
         .map(|_| &pool[rng.below(pool.len() as u64) as usize][..])
         .collect();
-    let mut data = Vec::new();
-    let mut offsets = vec![0i32];
-    for v in &values {
-        data.extend_from_slice(v);
-        offsets.push(data.len() as i32);
-    }
+    let (data, offsets) = concatenated(&values);
     // Contiguous, in batches of several sizes.
     let (dict, want) = oracle_map(&values);
     let mut d = BytesInterner::new();

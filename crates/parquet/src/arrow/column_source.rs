@@ -201,22 +201,40 @@ impl<'l> Walker<'l> {
                 _ => Present::Range(entries),
             },
             LeafLevels::Nested { def, .. } => {
-                let max = self.leaf.max_def;
+                let (max, slot_def) = (self.leaf.max_def, self.slot_def);
                 let ranges = &self.leaf.ranges;
-                for &d in &def[entries] {
-                    if d < self.slot_def {
+                let defs = &def[entries];
+                // Every entry's position is written, and kept (the count moved past it) when
+                // the value is present: no branch on presence, and no length kept in memory
+                // per push. The walk's place is in locals too: the next position `at` of the
+                // current range, which ends at `end`.
+                scratch.resize(defs.len(), 0);
+                let mut kept = 0;
+                let mut range = self.range;
+                let (mut at, mut end) = match ranges.get(range) {
+                    Some(r) => (r.start + self.offset, r.end),
+                    None => (0, 0),
+                };
+                for &d in defs {
+                    if d < slot_def {
                         continue;
                     }
-                    while self.offset >= ranges[self.range].len() {
-                        self.range += 1;
-                        self.offset = 0;
+                    while at >= end {
+                        range += 1;
+                        // ok: the shredder gives every entry reaching the slot a position.
+                        let r = &ranges[range];
+                        (at, end) = (r.start, r.end);
                     }
-                    let pos = ranges[self.range].start + self.offset;
-                    self.offset += 1;
-                    if d == max {
-                        scratch.push(pos as u32);
-                    }
+                    scratch[kept] = at as u32;
+                    kept += usize::from(d == max);
+                    at += 1;
                 }
+                scratch.truncate(kept);
+                self.offset = match ranges.get(range) {
+                    Some(r) => at - r.start,
+                    None => 0,
+                };
+                self.range = range;
                 Present::List(scratch)
             }
         }

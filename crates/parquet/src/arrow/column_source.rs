@@ -215,19 +215,29 @@ impl<'l> Walker<'l> {
                     Some(r) => (r.start + self.offset, r.end),
                     None => (0, 0),
                 };
-                for &d in defs {
-                    if d < slot_def {
-                        continue;
+                if end - at >= defs.len() {
+                    // The current range holds every position these entries can take (the
+                    // usual case: adjacent ranges are merged): no branch at all.
+                    for &d in defs {
+                        scratch[kept] = at as u32;
+                        kept += usize::from(d == max);
+                        at += usize::from(d >= slot_def);
                     }
-                    while at >= end {
-                        range += 1;
-                        // ok: the shredder gives every entry reaching the slot a position.
-                        let r = &ranges[range];
-                        (at, end) = (r.start, r.end);
+                } else {
+                    for &d in defs {
+                        if d < slot_def {
+                            continue;
+                        }
+                        while at >= end {
+                            range += 1;
+                            // ok: the shredder gives every entry reaching the slot a position.
+                            let r = &ranges[range];
+                            (at, end) = (r.start, r.end);
+                        }
+                        scratch[kept] = at as u32;
+                        kept += usize::from(d == max);
+                        at += 1;
                     }
-                    scratch[kept] = at as u32;
-                    kept += usize::from(d == max);
-                    at += 1;
                 }
                 scratch.truncate(kept);
                 self.offset = match ranges.get(range) {

@@ -71,6 +71,7 @@ pub fn shred(array: &Array, field: &Field) -> Result<Vec<ShreddedLeaf>> {
     let mut b = Builder {
         leaves: &mut leaves,
         path: &mut path,
+        shared_rep: None,
     };
     b.node(array, field, field.is_nullable(), field.name().to_string())?;
     Ok(leaves)
@@ -141,6 +142,11 @@ struct Node {
 struct Builder<'b> {
     leaves: &'b mut Vec<ShreddedLeaf>,
     path: &'b mut Vec<Node>,
+    /// The repetition levels of the last leaf under a list, and the length of its path's
+    /// prefix down to its last list (inclusive), while that prefix is on the path: they depend
+    /// on that prefix only, so the leaves below the same last list (a list of structs, a
+    /// map's key and value) share them.
+    shared_rep: Option<(usize, Vec<i16>)>,
 }
 
 impl Builder<'_> {
@@ -213,6 +219,13 @@ impl Builder<'_> {
             }
         }
         self.path.truncate(depth);
+        if self
+            .shared_rep
+            .as_ref()
+            .is_some_and(|(prefix, _)| depth < *prefix)
+        {
+            self.shared_rep = None;
+        }
         Ok(())
     }
 
@@ -249,7 +262,27 @@ impl Builder<'_> {
             });
             return Ok(());
         }
-        let (def, rep, ranges) = walk::Walker::run(self.path, max_rep > 0)?;
+        let prefix = self
+            .path
+            .iter()
+            .rposition(|n| matches!(n.kind, Kind::List(_)))
+            .map_or(0, |i| i + 1);
+        let known = match &self.shared_rep {
+            Some((p, rep)) if *p == prefix => Some(rep),
+            _ => None,
+        };
+        let (def, rep, ranges) = walk::Walker::run(self.path, max_rep > 0, known)?;
+        #[cfg(debug_assertions)]
+        if known.is_some() {
+            let (_, fresh, _) = walk::Walker::run(self.path, true, None)?;
+            assert_eq!(
+                fresh, rep,
+                "shared repetition levels differ from the leaf's own"
+            );
+        }
+        if max_rep > 0 && known.is_none() {
+            self.shared_rep = Some((prefix, rep.clone()));
+        }
         self.leaves.push(ShreddedLeaf {
             levels: LeafLevels::Nested { def, rep },
             array,

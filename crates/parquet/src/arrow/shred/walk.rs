@@ -25,8 +25,14 @@ type Levels = (Vec<i16>, Vec<i16>, Vec<Range<usize>>);
 
 impl<'p> Walker<'p> {
     /// Shreds the path `nodes` (top down, the leaf last) over all of the top node's slots;
-    /// repetition levels only when `track_rep`.
-    pub(super) fn run(nodes: &'p [Node], track_rep: bool) -> Result<Levels> {
+    /// repetition levels only when `track_rep`, and then `known` when given (the levels of
+    /// another leaf below the same last list, which are this one's).
+    pub(super) fn run(
+        nodes: &'p [Node],
+        track_rep: bool,
+        known: Option<&Vec<i16>>,
+    ) -> Result<Levels> {
+        let walk_rep = track_rep && known.is_none();
         let mut seg = Vec::with_capacity(nodes.len());
         let mut lists = 0i16;
         for n in nodes {
@@ -43,12 +49,16 @@ impl<'p> Walker<'p> {
             seg,
             tail,
             def: Vec::with_capacity(entries),
-            rep: Vec::with_capacity(if track_rep { entries } else { 0 }),
-            track_rep,
+            rep: Vec::with_capacity(if walk_rep { entries } else { 0 }),
+            track_rep: walk_rep,
             ranges: Vec::new(),
         };
         w.walk(0, 0, nodes[0].len, 0, 0)?;
-        Ok((w.def, w.rep, w.ranges))
+        let rep = match known {
+            Some(rep) if track_rep => rep.clone(),
+            _ => w.rep,
+        };
+        Ok((w.def, rep, w.ranges))
     }
 
     /// Slots `[s, e)` of node `d`, present down to the node's parent (`def`), the first entry

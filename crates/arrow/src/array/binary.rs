@@ -164,6 +164,33 @@ pub type StringArray = GenericStringArray<i32>;
 /// UTF-8 with `i64` offsets.
 pub type LargeStringArray = GenericStringArray<i64>;
 
+/// True when every value `values[offsets[i]..offsets[i + 1]]` is UTF-8, found in one SIMD pass
+/// over the values and a scan that no offset splits a character (`false` also when an offset
+/// lies past the values, or they are negative or decrease). For values checked once and then copied many times
+/// (a Parquet dictionary's entries), so that the copies need no check of their own.
+///
+/// ```
+/// use quiver_arrow::array::all_utf8;
+/// assert!(all_utf8(&[0i64, 3, 6], "héllo".as_bytes())); // "hé", "llo"
+/// // "é" is bytes 1 and 2: an offset between them splits it.
+/// assert!(!all_utf8(&[0i64, 2, 6], "héllo".as_bytes()));
+/// assert!(!all_utf8(&[0i32, 1], &[0xFF]));
+/// ```
+pub fn all_utf8<O: Offset>(offsets: &[O], values: &[u8]) -> bool {
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return true;
+    };
+    let (start, end) = (first.as_usize(), last.as_usize());
+    let ordered = *first >= O::ZERO && offsets.windows(2).all(|w| w[0] <= w[1]);
+    ordered
+        && end <= values.len()
+        && simdutf8::basic::from_utf8(&values[start..end]).is_ok()
+        && !offsets.iter().fold(false, |acc, o| {
+            // A continuation byte 0b10xx_xxxx cannot start a value.
+            acc | values.get(o.as_usize()).is_some_and(|b| (*b as i8) < -64)
+        })
+}
+
 /// Checks that every non-null value is UTF-8, naming the first bad one. Null slots may hold any
 /// bytes (the format leaves them unspecified).
 ///

@@ -22,7 +22,7 @@ mod view;
 
 pub use binary::{
     BinaryArray, GenericBinaryArray, GenericStringArray, LargeBinaryArray, LargeStringArray,
-    StringArray,
+    StringArray, all_utf8,
 };
 pub use boolean::BooleanArray;
 pub use dictionary::DictionaryArray;

@@ -27,6 +27,8 @@ pub struct Column {
     reps: Vec<Repetition>,
     nodes: Vec<usize>,
     dense: Option<Dense>,
+    /// Whether the byte-array values are known to be UTF-8 ([`LeafChunk::utf8`]).
+    utf8: bool,
     physical: crate::format::Type,
     /// The leaf array built ahead by [`Column::prebuild`] (on the decoding thread), and the
     /// schema node it was built for.
@@ -87,6 +89,7 @@ impl Column {
             reps,
             nodes: descr.nodes.clone(),
             dense: Some(chunk.dense),
+            utf8: chunk.utf8,
             physical: descr.physical,
             built: None,
         })
@@ -115,7 +118,16 @@ impl Column {
             .dense
             .take()
             .ok_or_else(|| Error::invalid("leaf built twice"))?;
-        leaf(dense, self.physical, t, slots, present.as_ref(), validity)
+        let known = self.utf8;
+        leaf(
+            dense,
+            known,
+            self.physical,
+            t,
+            slots,
+            present.as_ref(),
+            validity,
+        )
     }
 
     fn position(&self, node: usize) -> Result<usize> {
@@ -481,8 +493,11 @@ fn int96_values(unit: TimeUnit, data: &MutableBuffer) -> Result<MutableBuffer> {
     )))
 }
 
+/// The leaf array of type `t` from `dense` values; `utf8_known`: its byte arrays are known to be
+/// UTF-8 ([`LeafChunk::utf8`]).
 fn leaf(
     dense: Dense,
+    utf8_known: bool,
     physical: crate::format::Type,
     t: &DataType,
     slots: usize,
@@ -609,7 +624,7 @@ fn leaf(
                 ))),
             }
         }
-        (Dense::Bytes(sink), t) => bytes_leaf(sink, t, slots, present, validity),
+        (Dense::Bytes(sink), t) => bytes_leaf(sink, utf8_known, t, slots, present, validity),
         (Dense::Decimal128 { data, .. }, t @ D::Decimal128 { .. }) => {
             primitive::<I128>(t, data, slots, present, validity)
         }
@@ -619,6 +634,7 @@ fn leaf(
 
 fn bytes_leaf(
     sink: FlexOffsets,
+    utf8_known: bool,
     t: &DataType,
     slots: usize,
     present: Option<&Bitmap>,
@@ -646,19 +662,20 @@ fn bytes_leaf(
                 FlexOffsets::Narrow(s) => {
                     let (offsets, values) = spread_sink(s, slots, present)?;
                     let offsets = OffsetBuffer::<i32>::try_new(Buffer::from(offsets))?;
-                    binary(offsets, values, validity, utf8)
+                    binary(offsets, values, validity, utf8, utf8_known)
                 }
                 FlexOffsets::Wide(s) => {
                     let (offsets, values) = spread_sink(s, slots, present)?;
                     let offsets = narrow_offsets::<i32>(offsets.typed::<i64>())?;
-                    binary(offsets, values, validity, utf8)
+                    binary(offsets, values, validity, utf8, utf8_known)
                 }
             }
         }
         D::LargeBinary | D::LargeUtf8 => {
             let (offsets, values) = spread_sink(sink.into_wide(), slots, present)?;
             let offsets = OffsetBuffer::<i64>::try_new(Buffer::from(offsets))?;
-            binary(offsets, values, validity, matches!(t, D::LargeUtf8))
+            let utf8 = matches!(t, D::LargeUtf8);
+            binary(offsets, values, validity, utf8, utf8_known)
         }
         D::Decimal128 { .. } | D::Decimal256 { .. } => {
             let sink = sink.into_wide();
@@ -717,17 +734,28 @@ fn spread_sink<O: Offset>(
     Ok((offsets, sink.values.freeze()))
 }
 
+/// A string array when `utf8` (its values checked, unless `known` says they are UTF-8), else a
+/// binary array.
 fn binary<O: Offset>(
     offsets: OffsetBuffer<O>,
     values: Bytes,
     validity: Option<Bitmap>,
     utf8: bool,
+    known: bool,
 ) -> Result<Array>
 where
     Array: From<GenericBinaryArray<O>> + From<GenericStringArray<O>>,
 {
     let values = Buffer::from_bytes(values);
-    if utf8 {
+    if utf8 && known {
+        // SAFETY: every value is a copy of an entry of a dictionary whose entries were all
+        // found to be UTF-8 when it was decoded (`all_utf8` in `Dict::decode`; `known` is
+        // `LeafChunk::utf8`, cleared by any page whose values are not such copies), and null
+        // slots hold empty values (`spread_offsets`). The structure is still checked.
+        let s = unsafe { GenericStringArray::<O>::new_unchecked_utf8(offsets, values, validity) }
+            .map_err(Error::into_input_error)?;
+        Ok(s.into())
+    } else if utf8 {
         let s = GenericStringArray::<O>::try_new(offsets, values, validity)
             .map_err(Error::into_input_error)?;
         Ok(s.into())
@@ -809,7 +837,7 @@ fn dictionary(
         }
     }
     let count = distinct.len();
-    let values = bytes_leaf(FlexOffsets::Wide(unique), value, count, None, None)?;
+    let values = bytes_leaf(FlexOffsets::Wide(unique), false, value, count, None, None)?;
     macro_rules! keys {
         ($t:ty) => {{
             if count > 0 && <$t>::try_from(count - 1).is_err() {

@@ -47,6 +47,10 @@ pub struct LeafChunk {
     pub dense: Dense,
     /// Levels.
     pub levels: LeafLevels,
+    /// Every byte-array value in `dense` is UTF-8, known without a check of its own: each is
+    /// a copy of an entry of a dictionary whose entries were checked when it was decoded.
+    /// `false` tells nothing (the values are checked where a UTF-8 type needs it).
+    pub utf8: bool,
 }
 
 impl LeafChunk {
@@ -201,7 +205,11 @@ impl<'c> ColumnStream<'c> {
                 rep: Vec::new(),
             },
         };
-        Ok(LeafChunk { dense, levels })
+        Ok(LeafChunk {
+            dense,
+            levels,
+            utf8: true,
+        })
     }
 
     /// Decodes the next `records` records (rows); fewer only when the chunk ends. Returns
@@ -277,7 +285,8 @@ impl<'c> ColumnStream<'c> {
             page.left -= m;
             got += m;
             let src = page.values_at.get(chunk, buf);
-            page.values
+            out.utf8 &= page
+                .values
                 .take(src, present, dict.as_ref(), &mut out.dense, scratch)
                 .map_err(at)?;
         }
@@ -360,7 +369,8 @@ impl<'c> ColumnStream<'c> {
                     .as_mut()
                     .ok_or_else(|| Error::invalid("no current page"))?;
                 let src = page.values_at.get(chunk, buf);
-                page.values
+                out.utf8 &= page
+                    .values
                     .take(src, present, dict.as_ref(), &mut out.dense, scratch)
                     .map_err(at)?;
             }

@@ -104,6 +104,7 @@ pub(crate) fn cuts(
 /// it and those from it on.
 pub(crate) fn split(leaf: LeafChunk, r: usize, max_def: i16) -> Result<(LeafChunk, LeafChunk)> {
     let b = boundaries(&leaf, max_def);
+    let leaf_utf8 = leaf.utf8;
     let Some(&(e, v)) = b.get(r) else {
         return Err(Error::invalid(format!("no record {r} to cut before")));
     };
@@ -170,10 +171,12 @@ pub(crate) fn split(leaf: LeafChunk, r: usize, max_def: i16) -> Result<(LeafChun
         LeafChunk {
             dense: head_dense,
             levels: head_levels,
+            utf8: leaf_utf8,
         },
         LeafChunk {
             dense: tail_dense,
             levels: tail_levels,
+            utf8: leaf_utf8,
         },
     ))
 }
@@ -248,6 +251,7 @@ mod tests {
                 def: vec![3, 3, 1, 0, 3, 2, 3],
                 rep: vec![0, 1, 0, 0, 0, 1, 1],
             },
+            utf8: false,
         };
         let col = vec![(&leaf, 3, "l".to_string())];
         // Records hold 5, 0, 0 and 5 bytes.
@@ -278,6 +282,7 @@ mod tests {
         let leaf = LeafChunk {
             dense: Dense::Bytes(strings(&["xx", "yyy", "z"])),
             levels: LeafLevels::Validity(bits),
+            utf8: false,
         };
         let col = vec![(&leaf, 1, "s".to_string())];
         assert_eq!(cuts(&col, 5, 5).unwrap(), vec![3, 5]);

@@ -29,10 +29,12 @@ pub(super) enum Dict {
         width: usize,
         data: MutableBuffer,
     },
-    /// The values, and the longest one's length. The values' buffer ends with
-    /// [`DICT_PADDING`] zero bytes past the last value, so that every value, the last ones of
-    /// a tiny dictionary included, can be copied as whole 16-byte words when gathered.
-    Bytes(OffsetsSink<i64>, usize),
+    /// The values, the longest one's length, and whether every value is UTF-8 (checked once
+    /// here, so that strings gathered from the dictionary need no check of their own). The
+    /// values' buffer ends with [`DICT_PADDING`] zero bytes past the last value, so that every
+    /// value, the last ones of a tiny dictionary included, can be copied as whole 16-byte words
+    /// when gathered.
+    Bytes(OffsetsSink<i64>, usize, bool),
     /// Decimals widened to 16-byte little-endian integers, for [`Dense::Decimal128`].
     Decimal128(MutableBuffer),
 }
@@ -41,7 +43,7 @@ impl Dict {
     fn len(&self) -> usize {
         match self {
             Dict::Fixed { width, data } => data.len() / width,
-            Dict::Bytes(s, _) => s.len(),
+            Dict::Bytes(s, ..) => s.len(),
             Dict::Decimal128(data) => data.len() / 16,
         }
     }
@@ -67,8 +69,9 @@ impl Dict {
                 sink.extend_plain(values, n)?;
                 let offsets = sink.offsets.typed::<i64>();
                 let longest = offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+                let utf8 = quiver_arrow::array::all_utf8(offsets, sink.values.as_slice());
                 sink.values.extend_zeros(DICT_PADDING);
-                Dict::Bytes(sink, longest as usize)
+                Dict::Bytes(sink, longest as usize, utf8)
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
             t => match Dense::for_target(t, descr.type_length, decimal128)? {
@@ -204,6 +207,8 @@ impl PageValues {
     }
 
     /// Appends the next `n` values of the page, whose value bytes are `src`, to `out`.
+    /// Returns whether the values appended to byte arrays are all known to be UTF-8: copies of
+    /// entries of a dictionary found to be UTF-8 when it was decoded (or none appended).
     pub(super) fn take(
         &mut self,
         src: &[u8],
@@ -211,16 +216,21 @@ impl PageValues {
         dict: Option<&Dict>,
         out: &mut Dense,
         scratch: &mut Scratch,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         if n == 0 {
-            return Ok(());
+            return Ok(true);
         }
         let enc = self.encoding;
         let ctx = |e: Error| e.context(format!("{} values", enc.name()));
         if matches!(self.cursor, Cursor::Start) {
             self.cursor = start(enc, src).map_err(ctx)?;
         }
-        match &mut self.cursor {
+        let checked = match (&*out, &self.cursor, dict) {
+            (Dense::Bytes(_), Cursor::Rle { .. }, Some(Dict::Bytes(.., utf8))) => *utf8,
+            (Dense::Bytes(_), ..) => false,
+            _ => true,
+        };
+        let r = match &mut self.cursor {
             Cursor::Start => Err(unsupported(enc, out_physical(out))),
             Cursor::Plain(at) => take_plain(src, at, n, out).map_err(ctx),
             Cursor::Rle { from, to, state } => {
@@ -241,7 +251,8 @@ impl PageValues {
                 *at += n;
                 Ok(())
             }
-        }
+        };
+        r.map(|()| checked)
     }
 }
 
@@ -367,7 +378,7 @@ fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Den
         (Dense::Decimal128 { data, .. }, Dict::Decimal128(values)) => {
             dictionary::gather(indices, n, values.typed::<I128>(), data)
         }
-        (Dense::Bytes(sink), Dict::Bytes(values, longest)) => {
+        (Dense::Bytes(sink), Dict::Bytes(values, longest, _)) => {
             dictionary::for_each_block(indices, n, dict.len(), |idx| {
                 // One pass when the longest value bounds the bytes closely enough (short
                 // values); otherwise the bound could reserve far more than is written.

@@ -1,0 +1,104 @@
+//! Strings that are not UTF-8 are refused whichever way their page stores them: a dictionary
+//! entry (whose check stands for every value gathered from it), a PLAIN page, or PLAIN pages
+//! after a dictionary fallback. The files are written by quiver, uncompressed, then one value's
+//! bytes are replaced in place by an invalid sequence of the same length.
+
+use quiver_arrow::datatype::{DataType, Field, Schema};
+use quiver_arrow::{Array, RecordBatch, StringArray};
+use quiver_parquet::arrow::options::ReadOptions;
+use quiver_parquet::codec::Codec;
+use quiver_parquet::file::FileReader;
+use quiver_parquet::file::writer::{FileWriter, WriteOptions};
+use std::sync::Arc;
+
+/// The value whose bytes are broken; neither the smallest nor the largest of any page, so that
+/// no statistics hold it.
+const MARKER: &[u8] = b"mmmMARKER";
+/// `MARKER`'s length, with a lead byte of a 2-byte character followed by an ASCII byte.
+const BROKEN: &[u8] = b"mmmMARK\xC3(";
+
+/// A file of 4,000 strings: "a…" and "z…" values in every page, and the marker at the rows
+/// `marker_rows` picks.
+fn file(
+    dictionary: bool,
+    dictionary_limit: usize,
+    marker_rows: impl Fn(usize) -> bool,
+) -> (Vec<u8>, Vec<Option<String>>) {
+    let values: Vec<Option<String>> = (0..4000)
+        .map(|i| match i % 7 {
+            _ if marker_rows(i) => Some(String::from_utf8(MARKER.to_vec()).unwrap()),
+            0 => Some(format!("a{}", i % 13)),
+            1 => Some(format!("z{}", i % 11)),
+            2 => None,
+            3 => Some(String::new()),
+            _ => Some(format!("é{i}")),
+        })
+        .collect();
+    let schema = Arc::new(Schema::new(vec![Field::new("s", DataType::Utf8, true)]));
+    let array = Array::from(StringArray::from_options(
+        values.iter().map(|v| v.as_deref()),
+    ));
+    let batch = RecordBatch::try_new(schema.clone(), vec![array]).unwrap();
+    let mut opts = WriteOptions::default();
+    opts.column.codec = Codec::Uncompressed;
+    opts.column.dictionary = dictionary;
+    opts.column.dictionary_limit = dictionary_limit;
+    opts.column.page_rows = 500;
+    let mut w = FileWriter::new(Vec::new(), schema, opts).unwrap();
+    w.write(&batch).unwrap();
+    (w.close().unwrap().0, values)
+}
+
+/// Every occurrence of `MARKER` in `bytes` replaced by `BROKEN`; how many there were.
+fn break_marker(bytes: &mut [u8]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i + MARKER.len() <= bytes.len() {
+        if &bytes[i..i + MARKER.len()] == MARKER {
+            bytes[i..i + MARKER.len()].copy_from_slice(BROKEN);
+            n += 1;
+            i += MARKER.len();
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+
+fn read(bytes: &[u8]) -> quiver_arrow::Result<Vec<Option<String>>> {
+    let options = ReadOptions {
+        verify_crc: false,
+        ..ReadOptions::default()
+    };
+    let batches = FileReader::try_new(bytes, options)?.read_all()?;
+    let mut out = Vec::new();
+    for b in &batches {
+        let Array::Utf8(s) = b.column(0) else {
+            panic!("not a string column: {:?}", b.column(0).data_type());
+        };
+        out.extend((0..s.len()).map(|i| s.is_valid(i).then(|| s.value(i).to_string())));
+    }
+    Ok(out)
+}
+
+#[test]
+fn strings_that_are_not_utf8_are_refused_from_every_kind_of_page() {
+    // (dictionary, its limit, the marker's rows): entries of a dictionary used throughout;
+    // PLAIN pages only; the marker only in the PLAIN pages after a fallback; only in the
+    // dictionary-encoded pages before it.
+    let cases: [(bool, usize, fn(usize) -> bool, &str); 4] = [
+        (true, 1 << 20, |i| i % 7 == 5 && i % 3 == 0, "dictionary"),
+        (false, 1 << 20, |i| i == 3001, "plain"),
+        (true, 2000, |i| i == 3501, "after the fallback"),
+        (true, 2000, |i| i == 12, "before the fallback"),
+    ];
+    for (dictionary, limit, rows, what) in cases {
+        let (mut bytes, values) = file(dictionary, limit, rows);
+        assert_eq!(read(&bytes).unwrap(), values, "{what}: the intact file");
+        assert!(break_marker(&mut bytes) > 0, "{what}");
+        match read(&bytes) {
+            Ok(v) => panic!("{what}: {} values read, the broken one among them", v.len()),
+            Err(e) => assert!(e.to_string().contains("not valid UTF-8"), "{what}: {e}"),
+        }
+    }
+}

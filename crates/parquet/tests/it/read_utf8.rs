@@ -81,12 +81,15 @@ fn read(bytes: &[u8]) -> quiver_arrow::Result<Vec<Option<String>>> {
     Ok(out)
 }
 
+/// A file to break: dictionary-encoded, the dictionary's limit, the marker's rows, a name.
+type Case = (bool, usize, fn(usize) -> bool, &'static str);
+
 #[test]
 fn strings_that_are_not_utf8_are_refused_from_every_kind_of_page() {
     // (dictionary, its limit, the marker's rows): entries of a dictionary used throughout;
     // PLAIN pages only; the marker only in the PLAIN pages after a fallback; only in the
     // dictionary-encoded pages before it.
-    let cases: [(bool, usize, fn(usize) -> bool, &str); 4] = [
+    let cases: [Case; 4] = [
         (true, 1 << 20, |i| i % 7 == 5 && i % 3 == 0, "dictionary"),
         (false, 1 << 20, |i| i == 3001, "plain"),
         (true, 2000, |i| i == 3501, "after the fallback"),

@@ -12,7 +12,7 @@ mod merge;
 mod merge_oracles;
 mod mutants;
 mod mutate;
-mod read_utf8;
+mod read_cases;
 mod read_values;
 mod selection;
 mod write;

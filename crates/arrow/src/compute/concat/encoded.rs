@@ -60,27 +60,37 @@ fn dense_children(arrays: &[&UnionArray]) -> Result<(Buffer<i32>, Vec<Array>)> {
     Ok((offsets, children))
 }
 
+/// Dictionary arrays: each distinct dictionary (by identity: slices of one array, or arrays
+/// sharing its values, share it) is kept once, in order of first appearance, and empty ones
+/// add nothing; keys are moved by the number of values of the dictionaries kept before their
+/// own. Inputs that all use one dictionary (and empty ones) keep it as it is.
 pub(super) fn dictionary(arrays: &[&DictionaryArray]) -> Result<DictionaryArray> {
     let first = arrays[0];
     let keys: Vec<&Array> = arrays.iter().map(|a| a.keys()).collect();
-    if arrays
-        .iter()
-        .all(|a| Arc::ptr_eq(a.values(), first.values()))
-    {
-        return DictionaryArray::try_new(
-            concat(&keys)?,
-            first.values().clone(),
-            first.is_ordered(),
-        );
-    }
-    let values: Vec<&Array> = arrays.iter().map(|a| a.values().as_ref()).collect();
-    let merged = concat(&values)?;
+    let mut kept: Vec<&Arc<Array>> = Vec::new();
+    let mut base_of: std::collections::HashMap<*const Array, usize> =
+        std::collections::HashMap::new();
     let mut bases = Vec::with_capacity(arrays.len());
     let mut base = 0usize;
     for a in arrays {
-        bases.push(base);
-        base += a.values().len();
+        let v = a.values();
+        if v.is_empty() {
+            bases.push(0);
+            continue;
+        }
+        let b = *base_of.entry(Arc::as_ptr(v)).or_insert_with(|| {
+            kept.push(v);
+            base += v.len();
+            base - v.len()
+        });
+        bases.push(b);
     }
+    if kept.len() <= 1 {
+        let values = kept.first().map_or(first.values(), |v| *v).clone();
+        return DictionaryArray::try_new(concat(&keys)?, values, first.is_ordered());
+    }
+    let values: Vec<&Array> = kept.iter().map(|v| v.as_ref()).collect();
+    let merged = concat(&values)?;
     let shifted = match first.keys() {
         Array::I8(_) => Array::from(shift_keys(&typed!(keys, I8), &bases, base)?),
         Array::I16(_) => Array::from(shift_keys(&typed!(keys, I16), &bases, base)?),

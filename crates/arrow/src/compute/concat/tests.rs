@@ -477,6 +477,46 @@ fn dictionaries_share_or_merge() {
     assert_eq!(d.key_type(), IntegerType::UInt8);
 }
 
+/// Pieces of one dictionary array between arrays of nulls with an empty dictionary of their
+/// own (how a reader pads null fixed-size lists): the dictionary is kept once, unmoved, not
+/// appended per piece (300 pieces would overflow u8 keys), and a dictionary met again after
+/// another keeps its first place.
+#[test]
+fn a_dictionary_met_again_is_kept_once() {
+    let shared: Arc<Array> = Arc::new(strs(&[Some("a"), Some("b")]));
+    let whole = dict(&[Some(1), Some(0), Some(1)], shared.clone());
+    let empty: Arc<Array> = Arc::new(strs(&[]));
+    let nulls = dict(&[None, None], empty);
+    let mut pieces = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..300 {
+        pieces.push(whole.slice(i % 3, 1));
+        want.push([Some(1), Some(0), Some(1)][i % 3]);
+        pieces.push(nulls.clone());
+        want.extend([None, None]);
+    }
+    let refs: Vec<&Array> = pieces.iter().collect();
+    let out = check(&refs, &dict(&want, shared.clone()));
+    let d = out.as_dictionary().unwrap();
+    assert!(
+        Arc::ptr_eq(d.values(), &shared),
+        "the one dictionary is kept"
+    );
+    let other: Arc<Array> = Arc::new(strs(&[Some("c")]));
+    let c = dict(&[Some(0)], other);
+    let out = check(
+        &[&whole, &c, &whole.slice(1, 1)],
+        &dict(
+            &[Some(1), Some(0), Some(1), Some(2), Some(0)],
+            Arc::new(strs(&[Some("a"), Some("b"), Some("c")])),
+        ),
+    );
+    let d = out.as_dictionary().unwrap();
+    assert_eq!(d.values().len(), 3, "each dictionary once");
+    assert_eq!(d.key(3), Some(2));
+    assert_eq!(d.key(4), Some(0));
+}
+
 #[test]
 fn dictionary_key_overflow_is_an_error() {
     let names: Vec<String> = (0..200).map(|i| format!("v{i}")).collect();

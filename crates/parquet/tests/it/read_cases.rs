@@ -1,7 +1,9 @@
+//! Reading cases built by hand with quiver's writer.
+//!
 //! Strings that are not UTF-8 are refused whichever way their page stores them: a dictionary
 //! entry (whose check stands for every value gathered from it), a PLAIN page, or PLAIN pages
-//! after a dictionary fallback. The files are written by quiver, uncompressed, then one value's
-//! bytes are replaced in place by an invalid sequence of the same length.
+//! after a dictionary fallback. The files are written uncompressed, then one value's bytes are
+//! replaced in place by an invalid sequence of the same length.
 
 use quiver_arrow::datatype::{DataType, Field, Schema};
 use quiver_arrow::{Array, RecordBatch, StringArray};
@@ -103,5 +105,49 @@ fn strings_that_are_not_utf8_are_refused_from_every_kind_of_page() {
             Ok(v) => panic!("{what}: {} values read, the broken one among them", v.len()),
             Err(e) => assert!(e.to_string().contains("not valid UTF-8"), "{what}: {e}"),
         }
+    }
+}
+
+/// A fixed-size list of dictionary-encoded strings with null lists (stored as empty lists,
+/// padded with nulls on reading) reads back as written: the dictionary is kept once, not once
+/// per stretch between null lists, which would overflow the 8-bit keys here.
+#[test]
+fn fixed_size_lists_of_dictionaries_with_null_lists_read_back() {
+    use quiver_arrow::array::{DictionaryArray, FixedSizeListArray, PrimitiveArray};
+    use quiver_arrow::buffer::MutableBitmap;
+    let rows = 300;
+    let keys = Array::from(PrimitiveArray::<i8>::new(
+        (0..rows).map(|i| (i % 2) as i8).collect::<Vec<_>>(),
+    ));
+    let values = Arc::new(Array::from(StringArray::from_options([
+        Some("a"),
+        Some("b"),
+    ])));
+    let dict = Array::from(DictionaryArray::try_new(keys, values, false).unwrap());
+    let item = Arc::new(Field::new("element", dict.data_type().clone(), true));
+    let mut valid = MutableBitmap::with_capacity(rows);
+    for i in 0..rows {
+        valid.push(i % 3 != 1);
+    }
+    let lists = FixedSizeListArray::try_new(item, 1, rows, dict, Some(valid.freeze())).unwrap();
+    let lists = Array::from(lists);
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "c",
+        lists.data_type().clone(),
+        true,
+    )]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![lists.clone()]).unwrap();
+    let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    w.write(&batch).unwrap();
+    let bytes = w.close().unwrap().0;
+    let read = FileReader::try_new(&bytes, ReadOptions::default())
+        .unwrap()
+        .read_all()
+        .unwrap();
+    assert_eq!(read.len(), 1);
+    let got = read[0].column(0);
+    assert_eq!(got.data_type(), lists.data_type());
+    if let Some(d) = quiver_arrow::compute::first_difference(got, &lists) {
+        panic!("read back differs: {d}");
     }
 }

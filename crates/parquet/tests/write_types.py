@@ -57,6 +57,8 @@ cols = {
     "list": col(pa.list_(pa.int32()), [[1, None], None, []]),
     "llist": col(pa.large_list(pa.string()), [["a"], None, []]),
     "fsl": col(pa.list_(pa.int16(), 2), [[1, 2], None, [3, None]]),
+    "lv_dur": col(pa.list_view(pa.duration("s")), [[1, None], None, []]),
+    "llv_ts": col(pa.large_list_view(pa.timestamp("ns", tz="Europe/Paris")), [[1], None, []]),
     "struct": col(pa.struct([("x", pa.int32()), ("y", pa.string())]), [{"x": 1, "y": "a"}, None, {"x": None, "y": None}]),
     "map": col(pa.map_(pa.string(), pa.int64()), [[("a", 1)], None, []]),
     "nested": col(pa.list_(pa.struct([("l", pa.list_(pa.int8()))])), [[{"l": [1]}], None, [None]]),
@@ -77,7 +79,7 @@ for name, kwargs in {
     t = table
     if name == "v1_0":
         # Version 1.0 cannot hold some logical types.
-        t = t.drop_columns(["u32", "u64", "f16", "t64ns", "ts_ns_ny", "dur_ns", "uuid", "json"])
+        t = t.drop_columns(["u32", "u64", "f16", "t64ns", "ts_ns_ny", "dur_ns", "uuid", "json", "llv_ts"])
     pq.write_table(t, f"{out}/{name}.parquet", **kwargs)
 # Field ids.
 ids = pa.schema([pa.field("a", pa.int32(), metadata={"PARQUET:field_id": "7"})])

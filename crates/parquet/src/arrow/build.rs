@@ -12,7 +12,8 @@ use crate::schema::SchemaDescriptor;
 use bytes::Bytes;
 use quiver_arrow::array::{
     Array, BooleanArray, FixedSizeBinaryArray, FixedSizeListArray, GenericBinaryArray,
-    GenericListArray, GenericStringArray, MapArray, NullArray, PrimitiveArray, StructArray,
+    GenericListArray, GenericListViewArray, GenericStringArray, MapArray, NullArray,
+    PrimitiveArray, StructArray,
 };
 use quiver_arrow::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer, Offset, OffsetBuffer};
 use quiver_arrow::datatype::{DataType, Field, FieldRef, TimeUnit};
@@ -270,12 +271,14 @@ fn narrow_offsets<O: Offset>(offsets: &[i64]) -> Result<OffsetBuffer<O>> {
     OffsetBuffer::try_new(Buffer::from(out))
 }
 
-/// The item field of a list-shaped `field` (list, large list, fixed-size list, or map: its
-/// entries).
+/// The item field of a list-shaped `field` (list, large list, list view, fixed-size list, or
+/// map: its entries).
 fn list_item(field: &Field) -> Result<&FieldRef> {
     match field.data_type() {
         DataType::List(item)
         | DataType::LargeList(item)
+        | DataType::ListView(item)
+        | DataType::LargeListView(item)
         | DataType::FixedSizeList(item, _)
         | DataType::Map(item, _) => Ok(item),
         other => Err(Error::invalid(format!("list plan for {other}"))),
@@ -327,6 +330,8 @@ fn list(
             validity,
         )?
         .into()),
+        DataType::ListView(_) => list_view::<i32>(item, &offsets, values, validity),
+        DataType::LargeListView(_) => list_view::<i64>(item, &offsets, values, validity),
         DataType::FixedSizeList(_, n) => {
             let values = pad_null_lists(item, *n, &offsets, validity.as_ref(), values)?;
             Ok(FixedSizeListArray::try_new(item.clone(), *n, len, values, validity)?.into())
@@ -865,6 +870,39 @@ fn dictionary(
 /// The values of a fixed-size list of `n` whose null lists were stored empty (as Parquet stores
 /// them): `n` null items put in for each, so that list `i` starts at item `i * n`. Every other
 /// list must have exactly `n` items.
+/// A list view array of the lists `offsets` delimit (each list's view: its start and length,
+/// in order, as `ARROW:schema` asks for a list view written as a Parquet list).
+fn list_view<O: Offset>(
+    item: &FieldRef,
+    offsets: &[i64],
+    values: Array,
+    validity: Option<Bitmap>,
+) -> Result<Array>
+where
+    Array: From<GenericListViewArray<O>>,
+{
+    let narrow = |v: i64| {
+        usize::try_from(v)
+            .ok()
+            .and_then(O::from_usize)
+            .ok_or_else(|| Error::overflow(format!("list view offset {v}")))
+    };
+    let n = offsets.len().saturating_sub(1);
+    let (mut starts, mut sizes) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for w in offsets.windows(2) {
+        starts.push(narrow(w[0])?);
+        sizes.push(narrow(w[1] - w[0])?);
+    }
+    let views = GenericListViewArray::<O>::try_new(
+        item.clone(),
+        Buffer::from(starts),
+        Buffer::from(sizes),
+        values,
+        validity,
+    )?;
+    Ok(views.into())
+}
+
 fn pad_null_lists(
     item: &Field,
     n: i32,

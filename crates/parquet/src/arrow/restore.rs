@@ -80,6 +80,10 @@ fn restore_type(inferred: &DataType, origin: &DataType) -> DataType {
                 _ => D::List(item),
             }
         }
+        (D::List(item), D::ListView(oitem)) => D::ListView(Arc::new(restore(item, oitem))),
+        (D::List(item), D::LargeListView(oitem)) => {
+            D::LargeListView(Arc::new(restore(item, oitem)))
+        }
         (D::Struct(fields), D::Struct(ofields)) => D::Struct(restore_children(fields, ofields)),
         (D::Map(entries, _), D::Map(oentries, sorted)) => {
             D::Map(Arc::new(restore(entries, oentries)), *sorted)

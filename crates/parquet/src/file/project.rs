@@ -218,6 +218,8 @@ fn prune(
             let (e, rebuild): (&FieldRef, Rebuild) = match t {
                 DataType::List(e) => (e, Box::new(DataType::List)),
                 DataType::LargeList(e) => (e, Box::new(DataType::LargeList)),
+                DataType::ListView(e) => (e, Box::new(DataType::ListView)),
+                DataType::LargeListView(e) => (e, Box::new(DataType::LargeListView)),
                 DataType::FixedSizeList(e, n) => {
                     let n = *n;
                     (e, Box::new(move |e| DataType::FixedSizeList(e, n)))

@@ -151,3 +151,76 @@ fn fixed_size_lists_of_dictionaries_with_null_lists_read_back() {
         panic!("read back differs: {d}");
     }
 }
+
+/// List views (and large list views) written with `ARROW:schema` read back as list views of
+/// their original element types (durations, zoned timestamps), as pyarrow restores them;
+/// null and empty lists kept apart.
+#[test]
+fn list_views_read_back_as_list_views() {
+    use quiver_arrow::array::{GenericListViewArray, PrimitiveArray};
+    use quiver_arrow::buffer::{Buffer, MutableBitmap};
+    use quiver_arrow::datatype::TimeUnit;
+    let mut columns = Vec::new();
+    let mut fields = Vec::new();
+    for large in [false, true] {
+        let values = Array::from(
+            PrimitiveArray::<i64>::from_options([Some(5), None, Some(-7), Some(9), Some(1)])
+                .with_data_type(DataType::Duration(TimeUnit::Second))
+                .unwrap(),
+        );
+        let item = Arc::new(Field::new("element", values.data_type().clone(), true));
+        // Lists [5, null], null, [], [9, 1], [-7] (views out of order and overlapping the nulls'
+        // bytes; only the logical lists count).
+        let (starts, sizes) = ([0i64, 0, 0, 3, 2], [2i64, 0, 0, 2, 1]);
+        let mut valid = MutableBitmap::with_capacity(5);
+        for v in [true, false, true, true, true] {
+            valid.push(v);
+        }
+        let lists = if large {
+            Array::from(
+                GenericListViewArray::<i64>::try_new(
+                    item,
+                    Buffer::from(starts.to_vec()),
+                    Buffer::from(sizes.to_vec()),
+                    values,
+                    Some(valid.freeze()),
+                )
+                .unwrap(),
+            )
+        } else {
+            let narrow = |v: &[i64]| Buffer::from(v.iter().map(|&x| x as i32).collect::<Vec<_>>());
+            Array::from(
+                GenericListViewArray::<i32>::try_new(
+                    item,
+                    narrow(&starts),
+                    narrow(&sizes),
+                    values,
+                    Some(valid.freeze()),
+                )
+                .unwrap(),
+            )
+        };
+        fields.push(Field::new(
+            format!("lv{large}"),
+            lists.data_type().clone(),
+            true,
+        ));
+        columns.push(lists);
+    }
+    let schema = Arc::new(Schema::new(fields));
+    let batch = RecordBatch::try_new(schema.clone(), columns.clone()).unwrap();
+    let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    w.write(&batch).unwrap();
+    let bytes = w.close().unwrap().0;
+    let read = FileReader::try_new(&bytes, ReadOptions::default())
+        .unwrap()
+        .read_all()
+        .unwrap();
+    for (i, want) in columns.iter().enumerate() {
+        let got = read[0].column(i);
+        assert_eq!(got.data_type(), want.data_type());
+        if let Some(d) = quiver_arrow::compute::first_difference(got, want) {
+            panic!("column {i} read back differs: {d}");
+        }
+    }
+}

@@ -292,6 +292,19 @@ def decode(a):
         a = a.cast(pa.large_binary())
     return a
 
+def cmp_struct(a, b, path):
+    """Compares two struct arrays field by field (names, then values)."""
+    ta, tb = a.type, b.type
+    if ta.num_fields != tb.num_fields:
+        return f'{path}: type kind {ta} vs {tb}'
+    fa = a.flatten(); fb = b.flatten()
+    for i in range(ta.num_fields):
+        if ta.field(i).name != tb.field(i).name:
+            return f'{path}: field name {ta.field(i).name} vs {tb.field(i).name}'
+        e = cmp_arr(fa[i], fb[i], path + '.' + ta.field(i).name)
+        if e: return e
+    return None
+
 def cmp_arr(a, b, path='$'):
     """Return None if equal else a description string."""
     a = decode(a); b = decode(b)
@@ -303,16 +316,8 @@ def cmp_arr(a, b, path='$'):
         i = int(np.nonzero(na != nb)[0][0])
         return f'{path}: null mismatch at row {i}: expected null={na[i]} got null={nb[i]} (types {ta} / {tb})'
     if pa.types.is_struct(ta) and pa.types.is_struct(tb):
-        if ta.num_fields != tb.num_fields:
-            return f'{path}: type kind {ta} vs {tb}'
-        fa = a.flatten(); fb = b.flatten()
-        for i in range(ta.num_fields):
-            if ta.field(i).name != tb.field(i).name:
-                return f'{path}: field name {ta.field(i).name} vs {tb.field(i).name}'
-            # children of null struct slots are masked by flatten()
-            e = cmp_arr(fa[i], fb[i], path + '.' + ta.field(i).name)
-            if e: return e
-        return None
+        # children of null struct slots are masked by flatten()
+        return cmp_struct(a, b, path)
     valid = pa.array(~na)
     try:
         a2 = a.filter(valid); b2 = b.filter(valid)
@@ -338,15 +343,9 @@ def cmp_arr(a, b, path='$'):
             return f'{path}: list length mismatch at valid row {i}: {la[i]} vs {lb[i]}'
         return cmp_arr(a2.flatten(), b2.flatten(), path + '[]')
     if pa.types.is_struct(ta) or pa.types.is_struct(tb):
-        if not (pa.types.is_struct(ta) and pa.types.is_struct(tb)) or ta.num_fields != tb.num_fields:
+        if not (pa.types.is_struct(ta) and pa.types.is_struct(tb)):
             return f'{path}: type kind {ta} vs {tb}'
-        fa = a2.flatten(); fb = b2.flatten()
-        for i in range(ta.num_fields):
-            if ta.field(i).name != tb.field(i).name:
-                return f'{path}: field name {ta.field(i).name} vs {tb.field(i).name}'
-            e = cmp_arr(fa[i], fb[i], path + '.' + ta.field(i).name)
-            if e: return e
-        return None
+        return cmp_struct(a2, b2, path)
     if is_float(ta) or is_float(tb):
         if ta != tb:
             return f'{path}: float type {ta} vs {tb}'

@@ -182,9 +182,13 @@ pub fn all_utf8<O: Offset>(offsets: &[O], values: &[u8]) -> bool {
     };
     let (start, end) = (first.as_usize(), last.as_usize());
     let ordered = *first >= O::ZERO && offsets.windows(2).all(|w| w[0] <= w[1]);
-    ordered
-        && end <= values.len()
-        && simdutf8::basic::from_utf8(&values[start..end]).is_ok()
+    ordered && end <= values.len() && utf8_spans(offsets, values, start, end)
+}
+
+/// Whether `values[start..end]` (within `values`) is UTF-8 and no offset splits a character:
+/// then every value between the offsets is UTF-8. One SIMD pass and a branch-free scan.
+fn utf8_spans<O: Offset>(offsets: &[O], values: &[u8], start: usize, end: usize) -> bool {
+    simdutf8::basic::from_utf8(&values[start..end]).is_ok()
         && !offsets.iter().fold(false, |acc, o| {
             // A continuation byte 0b10xx_xxxx cannot start a value.
             acc | values.get(o.as_usize()).is_some_and(|b| (*b as i8) < -64)
@@ -204,15 +208,7 @@ pub(crate) fn check_utf8<O: Offset>(
 ) -> Result<()> {
     let start = offsets.first().as_usize();
     let end = offsets.last().as_usize();
-    let whole_range_ok = simdutf8::basic::from_utf8(&values[start..end]).is_ok() && {
-        // An offset must start a character: not a continuation byte 0b10xx_xxxx.
-        let is_continuation = |o: &O| values.get(o.as_usize()).is_some_and(|b| (*b as i8) < -64);
-        !offsets
-            .as_slice()
-            .iter()
-            .fold(false, |acc, o| acc | is_continuation(o))
-    };
-    if whole_range_ok {
+    if utf8_spans(offsets.as_slice(), values, start, end) {
         return Ok(());
     }
     for i in 0..offsets.len() {

@@ -262,11 +262,7 @@ impl Builder<'_> {
             });
             return Ok(());
         }
-        let prefix = self
-            .path
-            .iter()
-            .rposition(|n| matches!(n.kind, Kind::List(_)))
-            .map_or(0, |i| i + 1);
+        let prefix = walk::tail_start(self.path);
         let known = match &self.shared_rep {
             Some((p, rep)) if *p == prefix => Some(rep),
             _ => None,

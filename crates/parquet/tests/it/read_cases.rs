@@ -130,26 +130,7 @@ fn fixed_size_lists_of_dictionaries_with_null_lists_read_back() {
         valid.push(i % 3 != 1);
     }
     let lists = FixedSizeListArray::try_new(item, 1, rows, dict, Some(valid.freeze())).unwrap();
-    let lists = Array::from(lists);
-    let schema = Arc::new(Schema::new(vec![Field::new(
-        "c",
-        lists.data_type().clone(),
-        true,
-    )]));
-    let batch = RecordBatch::try_new(schema.clone(), vec![lists.clone()]).unwrap();
-    let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
-    w.write(&batch).unwrap();
-    let bytes = w.close().unwrap().0;
-    let read = FileReader::try_new(&bytes, ReadOptions::default())
-        .unwrap()
-        .read_all()
-        .unwrap();
-    assert_eq!(read.len(), 1);
-    let got = read[0].column(0);
-    assert_eq!(got.data_type(), lists.data_type());
-    if let Some(d) = quiver_arrow::compute::first_difference(got, &lists) {
-        panic!("read back differs: {d}");
-    }
+    assert_round_trip(&[("c".to_string(), Array::from(lists))]);
 }
 
 /// List views (and large list views) written with `ARROW:schema` read back as list views of
@@ -161,7 +142,6 @@ fn list_views_read_back_as_list_views() {
     use quiver_arrow::buffer::{Buffer, MutableBitmap};
     use quiver_arrow::datatype::TimeUnit;
     let mut columns = Vec::new();
-    let mut fields = Vec::new();
     for large in [false, true] {
         let values = Array::from(
             PrimitiveArray::<i64>::from_options([Some(5), None, Some(-7), Some(9), Some(1)])
@@ -200,15 +180,21 @@ fn list_views_read_back_as_list_views() {
                 .unwrap(),
             )
         };
-        fields.push(Field::new(
-            format!("lv{large}"),
-            lists.data_type().clone(),
-            true,
-        ));
-        columns.push(lists);
+        columns.push((format!("lv{large}"), lists));
     }
+    assert_round_trip(&columns);
+}
+
+/// Writes `columns` (name, array) with quiver's default options, reads the file back, and
+/// asserts each column comes back with its type and values.
+fn assert_round_trip(columns: &[(String, Array)]) {
+    let fields: Vec<Field> = columns
+        .iter()
+        .map(|(name, a)| Field::new(name.clone(), a.data_type().clone(), true))
+        .collect();
     let schema = Arc::new(Schema::new(fields));
-    let batch = RecordBatch::try_new(schema.clone(), columns.clone()).unwrap();
+    let arrays: Vec<Array> = columns.iter().map(|(_, a)| a.clone()).collect();
+    let batch = RecordBatch::try_new(schema.clone(), arrays).unwrap();
     let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
     w.write(&batch).unwrap();
     let bytes = w.close().unwrap().0;
@@ -216,11 +202,12 @@ fn list_views_read_back_as_list_views() {
         .unwrap()
         .read_all()
         .unwrap();
-    for (i, want) in columns.iter().enumerate() {
+    assert_eq!(read.len(), 1);
+    for (i, (name, want)) in columns.iter().enumerate() {
         let got = read[0].column(i);
-        assert_eq!(got.data_type(), want.data_type());
+        assert_eq!(got.data_type(), want.data_type(), "{name}");
         if let Some(d) = quiver_arrow::compute::first_difference(got, want) {
-            panic!("column {i} read back differs: {d}");
+            panic!("{name} read back differs: {d}");
         }
     }
 }

@@ -39,10 +39,7 @@ impl<'p> Walker<'p> {
             seg.push(lists);
             lists += i16::from(matches!(n.kind, Kind::List(_)));
         }
-        let tail = nodes
-            .iter()
-            .rposition(|n| matches!(n.kind, Kind::List(_)))
-            .map_or(0, |i| i + 1);
+        let tail = tail_start(nodes);
         let entries = estimate(nodes);
         let mut w = Walker {
             nodes,
@@ -307,6 +304,15 @@ impl<'p> Walker<'p> {
             (pos, j) = (end, j + 1);
         }
     }
+}
+
+/// The first node of the path's flat tail: the one after its last list (0 without lists).
+/// The repetition levels depend on the nodes before it only.
+pub(super) fn tail_start(nodes: &[Node]) -> usize {
+    nodes
+        .iter()
+        .rposition(|n| matches!(n.kind, Kind::List(_)))
+        .map_or(0, |i| i + 1)
 }
 
 /// At most how many level entries the path gives: the slots of each segment, following the

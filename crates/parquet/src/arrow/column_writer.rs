@@ -19,7 +19,7 @@ use super::shred::{LeafLevels, ShreddedLeaf};
 use super::write_schema::LeafSpec;
 use super::write_stats::{self, LexBounds, MinMax, PageStats};
 use crate::bloom::{Sbbf, hash_bytes};
-use crate::encoding::interner;
+use crate::encoding::{interner, plain};
 use crate::format::{Encoding, PageEncodingStats, PageType, Type};
 use crate::page::write::{BlockPool, DataPage, PageBlocks, PageWriter, WrittenPage};
 use quiver_arrow::array::Array;
@@ -531,21 +531,24 @@ impl ColumnChunkWriter {
                                     values.chunks_exact(width).for_each(|v| bounds.see(v));
                                 }
                             }
-                            // The common case: contiguous values with 32-bit offsets, read
-                            // straight from the offsets, the output reserved once.
+                            // The common cases: values with 32-bit offsets, read straight from
+                            // the offsets, contiguous or listed (nested leaves, nulls).
                             (Source::Bytes32 { offsets, data }, Present::Range(r)) if !fixed => {
                                 let o = &offsets[r.start..=r.end];
-                                let bytes = (o[o.len() - 1] - o[0]) as usize;
-                                out.reserve(bytes + 4 * r.len());
-                                for w in o.windows(2) {
-                                    let v = &data[w[0] as usize..w[1] as usize];
-                                    if lex {
-                                        bounds.see(v);
-                                    }
-                                    out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-                                    out.extend_from_slice(v);
-                                }
-                                total += bytes;
+                                total += if lex {
+                                    plain::encode_offset_run(data, o, out, |v| bounds.see(v))
+                                } else {
+                                    plain::encode_offset_run(data, o, out, |_| {})
+                                };
+                            }
+                            (Source::Bytes32 { offsets, data }, Present::List(l)) if !fixed => {
+                                total += if lex {
+                                    plain::encode_offset_list(data, offsets, l, out, |v| {
+                                        bounds.see(v)
+                                    })
+                                } else {
+                                    plain::encode_offset_list(data, offsets, l, out, |_| {})
+                                };
                             }
                             _ => p.for_each(|i| {
                                 let v = source.bytes(i);

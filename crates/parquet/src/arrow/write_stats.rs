@@ -482,30 +482,43 @@ pub fn boundary_order_of(
 
 /// The first 8 bytes of `v` as a big-endian word (short values zero-padded): comparing two
 /// heads orders the values unless the heads are equal.
+///
+/// Shorter values take no loop: 4 to 7 bytes are two overlapping 4-byte loads (the bytes they
+/// share land on the same bits), 1 to 3 bytes the first, middle and last byte.
 #[inline]
 fn head(v: &[u8]) -> u64 {
-    match v.first_chunk::<8>() {
-        Some(w) => u64::from_be_bytes(*w),
-        None => {
-            let mut w = 0u64;
-            for (i, &b) in v.iter().enumerate() {
-                w |= u64::from(b) << (56 - 8 * i);
-            }
-            w
-        }
+    let n = v.len();
+    if let Some(w) = v.first_chunk::<8>() {
+        u64::from_be_bytes(*w)
+    } else if n >= 4 {
+        let first = u32::from_be_bytes([v[0], v[1], v[2], v[3]]);
+        let last = u32::from_be_bytes([v[n - 4], v[n - 3], v[n - 2], v[n - 1]]);
+        // `last`'s final byte is byte n - 1, which belongs at bit 64 - 8 n.
+        (u64::from(first) << 32) | (u64::from(last) << (64 - 8 * n))
+    } else if n > 0 {
+        let (a, b, c) = (v[0], v[n / 2], v[n - 1]);
+        (u64::from(a) << 56) | (u64::from(b) << (56 - 8 * (n / 2))) | (u64::from(c) << (64 - 8 * n))
+    } else {
+        0
     }
 }
 
-/// `a < b` for two byte strings with equal [`head`]s. When both are at most 8 bytes long,
-/// the heads hold them whole (the shorter one zero-padded), so the shorter is a prefix of the
-/// longer and the lengths order them, without a byte comparison.
+/// `a < b` for two byte strings with equal [`head`]s, 8 bytes at a time through heads, without
+/// a call to a byte comparison. Once the shorter string ends within the bytes compared, it is
+/// a prefix of the longer (the padding zeros of its head matched the longer one's bytes), so
+/// the lengths order them.
 #[inline]
 fn tied_less(a: &[u8], b: &[u8]) -> bool {
-    if a.len() <= 8 && b.len() <= 8 {
-        a.len() < b.len()
-    } else {
-        a < b
+    let shorter = a.len().min(b.len());
+    let mut at = 8;
+    while shorter > at {
+        let (x, y) = (head(&a[at..]), head(&b[at..]));
+        if x != y {
+            return x < y;
+        }
+        at += 8;
     }
+    a.len() < b.len()
 }
 
 /// The least and greatest byte strings seen (unsigned lexicographic order), with their heads
@@ -520,7 +533,7 @@ type Headed<'a> = (&'a [u8], u64);
 
 impl<'a> LexBounds<'a> {
     /// Takes `v` into the bounds.
-    #[inline]
+    #[inline(always)]
     pub fn see(&mut self, v: &'a [u8]) {
         let h = head(v);
         match &mut self.bounds {
@@ -579,13 +592,29 @@ impl SeenEntries {
 
 #[cfg(test)]
 mod lex_tests {
-    use super::LexBounds;
+    use super::{LexBounds, head};
+
+    /// `head` is the first 8 bytes, big-endian, zero-padded, for every length (the loads of
+    /// short values overlap differently at each length).
+    #[test]
+    fn head_is_the_zero_padded_big_endian_prefix() {
+        let noise = crate::encoding::test_util::noise(3, 13 * 50);
+        for (case, bytes) in noise.chunks(13).enumerate() {
+            for len in 0..=12 {
+                let v = &bytes[..len];
+                let mut padded = [0u8; 8];
+                let n = len.min(8);
+                padded[..n].copy_from_slice(&v[..n]);
+                assert_eq!(head(v), u64::from_be_bytes(padded), "case {case}, {v:?}");
+            }
+        }
+    }
 
     /// The bounds kept through heads are the naive minimum and maximum of byte strings made
     /// to tie on their heads: prefixes of each other, zero bytes, lengths around 8.
     #[test]
     fn lex_bounds_are_the_naive_min_and_max() {
-        let noise = crate::encoding::test_util::noise(11, 6000);
+        let noise = crate::encoding::test_util::noise(11, 12000);
         let alphabet = [0u8, 1, b'a', 0xff];
         let values: Vec<Vec<u8>> = noise
             .chunks(12)
@@ -597,6 +626,24 @@ mod lex_tests {
                     .collect()
             })
             .collect();
+        // Longer values that tie on one or more 8-byte heads: prefixes of three strings of 40
+        // bytes, some with one byte changed.
+        let bases: Vec<Vec<u8>> = noise[..120]
+            .chunks(40)
+            .map(|c| c.iter().map(|b| alphabet[(b % 2) as usize]).collect())
+            .collect();
+        let long: Vec<Vec<u8>> = noise[120..]
+            .chunks(4)
+            .map(|c| {
+                let mut v = bases[(c[0] % 3) as usize][..(c[1] % 41) as usize].to_vec();
+                if !v.is_empty() && c[2] % 2 == 0 {
+                    let at = c[3] as usize % v.len();
+                    v[at] = alphabet[(c[2] / 2 % 4) as usize];
+                }
+                v
+            })
+            .collect();
+        let values: Vec<Vec<u8>> = values.into_iter().chain(long).collect();
         for window in values.chunks(37) {
             let mut bounds = LexBounds::default();
             for v in window {

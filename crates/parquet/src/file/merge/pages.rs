@@ -234,7 +234,7 @@ impl Rewriter {
             out
         };
         let r = match values {
-            Values::Same => self.emit_v2(d, [rep, def, vals], out),
+            Values::Same => self.emit_v2(d, max, [rep, def, vals], out),
             _ => {
                 let mut new_vals = std::mem::take(&mut self.converted);
                 new_vals.clear();
@@ -245,7 +245,7 @@ impl Rewriter {
                             encoding: enc.unwrap_or(d.encoding),
                             ..d.clone()
                         };
-                        self.emit_v2(&header, [rep, def, &new_vals], out)
+                        self.emit_v2(&header, max, [rep, def, &new_vals], out)
                     });
                 self.converted = new_vals;
                 r
@@ -261,6 +261,7 @@ impl Rewriter {
     fn emit_v2(
         &mut self,
         header: &DataPageHeaderV2<'_>,
+        max: MaxLevels,
         [rep, def, values]: [&[u8]; 3],
         out: &mut Vec<u8>,
     ) -> Result<WrittenPage> {
@@ -269,8 +270,10 @@ impl Rewriter {
         }
         let mut body = std::mem::take(&mut self.body);
         body.clear();
-        for levels in [rep, def] {
-            if !levels.is_empty() {
+        // A v1 page holds each kind of level the column has behind its length, even when
+        // empty (a page of no values): readers take the length by the column's levels.
+        for (levels, max) in [(rep, max.rep), (def, max.def)] {
+            if max > 0 {
                 body.extend_from_slice(&(levels.len() as u32).to_le_bytes());
                 body.extend_from_slice(levels);
             }

@@ -169,6 +169,35 @@ impl DictionaryBuilder {
         Ok(i)
     }
 
+    /// The index of value `i` of `values` (an array of the dictionary's value type) in the
+    /// dictionary, added when new, without appending a key. A null value is the one null
+    /// entry `null_at` names, added the first time. [`Error::NotSupported`] for value types
+    /// without deduplication, [`Error::Overflow`] past the key type.
+    pub(crate) fn intern_value(
+        &mut self,
+        values: &Array,
+        i: usize,
+        null_at: &mut Option<usize>,
+    ) -> Result<usize> {
+        if values.is_null(i) {
+            if let Some(z) = *null_at {
+                return Ok(z);
+            }
+            let z = self.values.len();
+            self.keys.check(z, "dictionary index")?;
+            self.values.push_null();
+            *null_at = Some(z);
+            return Ok(z);
+        }
+        let bytes = array_value_bytes(values, i).ok_or_else(|| {
+            Error::not_supported(format!(
+                "unifying dictionaries of {} values",
+                values.data_type()
+            ))
+        })?;
+        self.intern(bytes)
+    }
+
     /// Appends the value whose byte form is `bytes` (already checked against the value
     /// kind) and returns its index.
     #[inline]

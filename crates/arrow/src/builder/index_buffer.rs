@@ -32,11 +32,7 @@ impl IndexBuffer {
     /// An empty buffer of `ty` with room for `capacity` values.
     pub(crate) fn new(ty: IntegerType, capacity: usize) -> Self {
         let bits = ty.bit_width();
-        let max = if ty.is_signed() {
-            (1u64 << (bits - 1)) - 1
-        } else {
-            u64::MAX >> (64 - bits)
-        };
+        let max = ty.max_value();
         let finish: fn(MutableBuffer, Option<Bitmap>) -> Array = match ty {
             IntegerType::Int8 => finish_as::<i8>,
             IntegerType::Int16 => finish_as::<i16>,

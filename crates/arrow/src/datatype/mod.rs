@@ -115,6 +115,28 @@ impl IntegerType {
             _ => return None,
         })
     }
+    /// The largest value the type holds (as a dictionary index: the largest key).
+    ///
+    /// ```
+    /// use quiver_arrow::IntegerType;
+    /// assert_eq!(IntegerType::Int8.max_value(), 127);
+    /// assert_eq!(IntegerType::UInt8.max_value(), 255);
+    /// assert_eq!(IntegerType::UInt64.max_value(), u64::MAX);
+    /// ```
+    pub fn max_value(self) -> u64 {
+        let bits = self.bit_width();
+        if self.is_signed() {
+            (1u64 << (bits - 1)) - 1
+        } else {
+            u64::MAX >> (64 - bits)
+        }
+    }
+
+    /// Whether the type holds `value` (a dictionary of `value + 1` values can be indexed).
+    pub fn holds(self, value: usize) -> bool {
+        value as u64 <= self.max_value()
+    }
+
     /// Width in bits.
     pub fn bit_width(self) -> u32 {
         match self {

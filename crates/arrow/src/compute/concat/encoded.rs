@@ -89,6 +89,11 @@ pub(super) fn dictionary(arrays: &[&DictionaryArray]) -> Result<DictionaryArray>
         let values = kept.first().map_or(first.values(), |v| *v).clone();
         return DictionaryArray::try_new(concat(&keys)?, values, first.is_ordered());
     }
+    if base > 0 && !first.key_type().holds(base - 1) {
+        // Too many values for the keys side by side (a dictionary per row group of a
+        // Parquet column, say): the same values once each.
+        return unify(arrays, &kept);
+    }
     let values: Vec<&Array> = kept.iter().map(|v| v.as_ref()).collect();
     let merged = concat(&values)?;
     let shifted = match first.keys() {
@@ -108,6 +113,63 @@ pub(super) fn dictionary(arrays: &[&DictionaryArray]) -> Result<DictionaryArray>
         }
     };
     DictionaryArray::try_new(shifted, merged, first.is_ordered())
+}
+
+/// `arrays` with one dictionary holding each distinct value of their dictionaries `kept` once
+/// (in order of first appearance; null values one null entry), their keys mapped onto it:
+/// for inputs whose dictionaries, side by side, have more values than the key type indexes.
+/// Still too many distinct values is [`Error::Overflow`]; value types without deduplication
+/// (nested ones) are [`Error::NotSupported`].
+fn unify(arrays: &[&DictionaryArray], kept: &[&Arc<Array>]) -> Result<DictionaryArray> {
+    let first = arrays[0];
+    let mut b = crate::builder::DictionaryBuilder::with_capacity(
+        first.key_type(),
+        kept[0].data_type().clone(),
+        arrays.iter().map(|a| a.len()).sum(),
+    )?;
+    let mut null_at = None;
+    let mut maps: std::collections::HashMap<*const Array, Vec<usize>> =
+        std::collections::HashMap::new();
+    let total: usize = kept.iter().map(|v| v.len()).sum();
+    for v in kept {
+        let map = (0..v.len())
+            .map(|i| b.intern_value(v, i, &mut null_at))
+            .collect::<Result<Vec<_>>>()
+            .map_err(|e| match e {
+                Error::Overflow { .. } => Error::overflow(format!(
+                    "{total} concatenated dictionary values hold more distinct values than {} \
+                     keys index ({})",
+                    crate::display::format_type(&first.key_type().data_type()),
+                    first.key_type().max_value() as u128 + 1
+                )),
+                other => other.context("unifying the dictionaries of concatenated arrays"),
+            })?;
+        maps.insert(Arc::as_ptr(v), map);
+    }
+    for a in arrays {
+        let map = maps.get(&Arc::as_ptr(a.values()));
+        for i in 0..a.len() {
+            match (a.key(i), map) {
+                (Some(k), Some(map)) => {
+                    let m = *map.get(k).ok_or_else(|| {
+                        Error::invalid(format!(
+                            "dictionary key {k} is beyond its {} values",
+                            map.len()
+                        ))
+                    })?;
+                    b.append_key(m)?;
+                }
+                // A null key, or a key into an empty dictionary (which `validate` refuses).
+                (None, _) => b.append_null(),
+                (Some(k), None) => {
+                    return Err(Error::invalid(format!(
+                        "dictionary key {k} is beyond its 0 values"
+                    )));
+                }
+            }
+        }
+    }
+    Ok(b.finish())
 }
 
 /// Keys of each input moved by the number of dictionary values before its dictionary; null

@@ -529,8 +529,52 @@ fn dictionary_key_overflow_is_an_error() {
     let e = concat(&[&a, &b]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "overflow: 400 concatenated dictionary values cannot be indexed by u8 keys"
+        "overflow: 400 concatenated dictionary values hold more distinct values than uint8 \
+         keys index (256)"
     );
+}
+
+/// Dictionaries that side by side pass the key type, but hold few distinct values (one per
+/// row group of a Parquet column, say), are unified by value: each value once, null values
+/// one null entry, keys mapped; what the result reads is what the inputs read.
+#[test]
+fn dictionaries_too_many_side_by_side_are_unified_by_value() {
+    let mut pieces = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..300 {
+        // A dictionary of its own each time (not shared), in varying order, some with a null.
+        let v: Vec<Option<&str>> = match i % 3 {
+            0 => vec![Some("x"), Some("y")],
+            1 => vec![Some("y"), None, Some("x")],
+            _ => vec![Some("z")],
+        };
+        let keys: Vec<Option<u8>> = match i % 3 {
+            0 => vec![Some(1), None, Some(0)],
+            1 => vec![Some(0), Some(1), Some(2)],
+            _ => vec![Some(0)],
+        };
+        for k in &keys {
+            want.push(k.and_then(|k| v[k as usize]));
+        }
+        pieces.push(dict(&keys, Arc::new(strs(&v))));
+    }
+    let refs: Vec<&Array> = pieces.iter().collect();
+    let out = concat(&refs).unwrap();
+    out.validate(ValidationLevel::Full).unwrap();
+    let d = out.as_dictionary().unwrap();
+    assert_eq!(d.values().len(), 4, "x, y, null, z once each");
+    let got: Vec<Option<String>> = (0..d.len())
+        .map(|i| {
+            d.key(i).and_then(|k| {
+                let Array::Utf8(v) = d.values().as_ref() else {
+                    panic!("string values")
+                };
+                v.is_valid(k).then(|| v.value(k).to_string())
+            })
+        })
+        .collect();
+    let want: Vec<Option<String>> = want.iter().map(|w| w.map(str::to_string)).collect();
+    assert_eq!(got, want);
 }
 
 fn ree(ends: &[i32], values: Array) -> RunEndArray {

@@ -392,6 +392,18 @@ def schema_cases():
         finish("schema-new-column", target_rows=1500,
                about="'added' (large_string: the ARROW:schema must gain it) from the second "
                      "file on, the struct 'later' only in the third")
+    if wanted("arrow-layouts"):
+        # Arrow types that read the same stored values alike: the first file's are kept.
+        n = 200
+        words = [f"w{i % 7}" for i in range(n)]
+        lists = [[i, i + 1] if i % 5 else None for i in range(n)]
+        for i, (st, lt, dt) in enumerate([
+                (pa.string(), pa.list_(pa.int64()), pa.dictionary(pa.int32(), pa.string())),
+                (pa.large_string(), pa.large_list(pa.int64()), pa.string())]):
+            pq.write_table(pa.table({"s": pa.array(words, st), "l": pa.array(lists, lt),
+                                     "d": pa.array(words).cast(dt)}), path("arrow-layouts", i))
+        finish("arrow-layouts", target_rows=400,
+               about="string/large_string, list/large_list, dictionary/plain string")
     if wanted("tz-names"):
         for i, tz in enumerate(["UTC", "Europe/Paris", "America/New_York"]):
             t = pa.table({"id": pa.array(range(i * 100, i * 100 + 100), pa.int64()),
@@ -448,6 +460,17 @@ def error_cases():
         pa.table({"id": ids, "moment": pa.array(range(n), pa.timestamp("us", "UTC"))}),
         pa.table({"id": ids, "moment": pa.array(range(n), pa.timestamp("us"))}),
         ["moment", "001.parquet"], "isAdjustedToUTC true then false")
+    # Same Parquet schema, but the first file's ARROW:schema (which the merged file keeps)
+    # would read the second file's values otherwise: lists of 3 as pairs, 7 ms as 7 s.
+    two("err-arrow-fixed-size-list",
+        pa.table({"a": pa.array([[1, 2]] * n, pa.list_(pa.int64(), 2))}),
+        pa.table({"a": pa.array([[1, 2, 3], [4]] * (n // 2), pa.list_(pa.int64()))}),
+        ["\"a\"", "001.parquet", "000.parquet"],
+        "fixed_size_list<int64>[2] then list<int64>: the same 3-level LIST")
+    two("err-arrow-duration-unit",
+        pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("s"))}),
+        pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("ms"))}),
+        ["wait", "001.parquet", "000.parquet"], "duration[s] then duration[ms]: both INT64")
     req = pa.schema([pa.field("id", pa.int64()), pa.field("customer_id", pa.int64(), False)])
     with_req = pa.table([ids, ids], schema=req)
     two("err-required-missing", with_req, pa.table({"id": ids}),

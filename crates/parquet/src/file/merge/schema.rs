@@ -13,7 +13,7 @@ use crate::arrow::types::{extension, leaf_type};
 use crate::format::{ColumnOrder, FieldRepetitionType, KeyValue, SchemaElement, Type};
 use crate::schema::SchemaDescriptor;
 use base64::Engine;
-use quiver_arrow::datatype::Schema;
+use quiver_arrow::datatype::{DataType, Field, Schema};
 use quiver_arrow::{Error, Result};
 use std::sync::Arc;
 
@@ -314,10 +314,30 @@ pub(super) fn merge_key_values(
         }
         arrow_schemas.push(own);
     }
-    // ARROW:schema: the Arrow schemas must agree on the fields they share.
-    let kept = arrow_schemas.iter().flatten().next();
-    if let Some(kept) = kept {
+    // ARROW:schema: the Arrow schemas must agree on the fields they share. The first one is
+    // kept, so another may differ only where the kept type reads the other input's stored
+    // values as its own type does (string and list layouts, dictionary encoding, metadata).
+    let kept_at = arrow_schemas.iter().position(Option::is_some);
+    let kept = kept_at.and_then(|i| arrow_schemas[i].as_ref());
+    if let (Some(kept), Some(kept_at)) = (kept, kept_at) {
         for (input, s) in inputs.iter().zip(&arrow_schemas) {
+            for f in s.iter().flat_map(|s| s.fields.iter()) {
+                let Some(k) = kept.fields.iter().find(|k| k.name() == f.name()) else {
+                    continue;
+                };
+                if !reads_alike(k, f) {
+                    return Err(Error::invalid(format!(
+                        "{}: field {:?} is {} in its Arrow schema (ARROW:schema) but {} in \
+                         that of {}, which the merged file keeps: its values would read as \
+                         other values",
+                        input.name,
+                        f.name(),
+                        quiver_arrow::display::format_type(f.data_type()),
+                        quiver_arrow::display::format_type(k.data_type()),
+                        inputs[kept_at].name
+                    )));
+                }
+            }
             let differs = s.as_ref().is_some_and(|s| {
                 s.fields
                     .iter()
@@ -345,6 +365,54 @@ pub(super) fn merge_key_values(
         }
     }
     Ok((kv, conflicts))
+}
+
+/// Whether Arrow field `kept`, restored over values stored as field `other` stores them (the
+/// two inputs' Parquet schemas being the same), reads them as `other` does: the types may
+/// differ only in their string, binary and list layouts (large, view), in dictionary
+/// encoding and in the zone of zoned timestamps, at any depth, and extension types must be
+/// the same. Units, fixed sizes, decimal precisions and the rest change values or what they
+/// mean.
+fn reads_alike(kept: &Field, other: &Field) -> bool {
+    kept.extension_type() == other.extension_type()
+        && types_read_alike(kept.data_type(), other.data_type())
+}
+
+fn types_read_alike(a: &DataType, b: &DataType) -> bool {
+    use DataType as T;
+    let strings = |t: &DataType| matches!(t, T::Utf8 | T::LargeUtf8 | T::Utf8View);
+    let binaries = |t: &DataType| matches!(t, T::Binary | T::LargeBinary | T::BinaryView);
+    let list_item = |t: &DataType| match t {
+        T::List(f) | T::LargeList(f) | T::ListView(f) | T::LargeListView(f) => Some(f.clone()),
+        _ => None,
+    };
+    match (a, b) {
+        _ if a == b => true,
+        (T::Dictionary { value, .. }, other) | (other, T::Dictionary { value, .. }) => {
+            match (a, b) {
+                (T::Dictionary { value: x, .. }, T::Dictionary { value: y, .. }) => {
+                    types_read_alike(x, y)
+                }
+                _ => types_read_alike(value, other),
+            }
+        }
+        // Instants both (isAdjustedToUTC), in the same unit: the zone names how to show them.
+        (T::Timestamp(u, Some(_)), T::Timestamp(v, Some(_))) => u == v,
+        _ if strings(a) && strings(b) => true,
+        _ if binaries(a) && binaries(b) => true,
+        (T::FixedSizeList(x, n), T::FixedSizeList(y, m)) => n == m && reads_alike(x, y),
+        (T::Struct(x), T::Struct(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(x, y)| x.name() == y.name() && reads_alike(x, y))
+        }
+        (T::Map(x, _), T::Map(y, _)) => reads_alike(x, y),
+        _ => match (list_item(a), list_item(b)) {
+            (Some(x), Some(y)) => reads_alike(&x, &y),
+            _ => false,
+        },
+    }
 }
 
 /// The `ARROW:schema` value of the merged schema: each output field as the input it came

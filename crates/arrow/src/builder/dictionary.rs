@@ -170,10 +170,23 @@ impl DictionaryBuilder {
     }
 
     /// The index of value `i` of `values` (an array of the dictionary's value type) in the
-    /// dictionary, added when new, without appending a key. A null value is the one null
-    /// entry `null_at` names, added the first time. [`Error::NotSupported`] for value types
-    /// without deduplication, [`Error::Overflow`] past the key type.
-    pub(crate) fn intern_value(
+    /// dictionary, added when new, without appending a key: how dictionaries are unified by
+    /// value (`concat`, the IPC merge). A null value is the null entry `null_at` names, added
+    /// (and named there) the first time. [`Error::NotSupported`] for value types without
+    /// deduplication (nested ones), [`Error::Overflow`] past the key type.
+    ///
+    /// ```
+    /// use quiver_arrow::builder::DictionaryBuilder;
+    /// use quiver_arrow::{Array, IntegerType, StringArray};
+    /// let values = Array::from(StringArray::from_options([Some("a"), None, Some("a")]));
+    /// let mut b = DictionaryBuilder::with_values(IntegerType::Int8, &values).unwrap();
+    /// let mut null_at = Some(1);
+    /// let other = Array::from(StringArray::from_options([Some("b"), Some("a"), None]));
+    /// let mapped: Vec<usize> =
+    ///     (0..3).map(|i| b.intern_value(&other, i, &mut null_at).unwrap()).collect();
+    /// assert_eq!(mapped, [3, 0, 1]);
+    /// ```
+    pub fn intern_value(
         &mut self,
         values: &Array,
         i: usize,

@@ -12,7 +12,7 @@ use crate::compression::Codec;
 use crate::schema::{IpcSchema, field_at};
 use quiver_arrow::builder::DictionaryBuilder;
 use quiver_arrow::compute::{concat, logical_eq, take};
-use quiver_arrow::{Array, DataType, Error, IntegerType, Result, match_primitive};
+use quiver_arrow::{Array, DataType, Error, IntegerType, Result};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -233,14 +233,7 @@ fn unify(merged: &Arc<Array>, input: &Array, key: IntegerType) -> Result<Unified
         .try_reserve_exact(input.len())
         .map_err(|e| Error::overflow(e.to_string()))?;
     for i in 0..input.len() {
-        let m = match null_at {
-            Some(z) if input.is_null(i) => {
-                b.append_key(z)?;
-                z
-            }
-            _ => intern(&mut b, input, i)?,
-        };
-        mapping.push(m);
+        mapping.push(b.intern_value(input, i, &mut null_at)?);
     }
     let all = b.finish().values().clone();
     let delta = all.slice(merged.len(), all.len() - merged.len());
@@ -249,29 +242,6 @@ fn unify(merged: &Arc<Array>, input: &Array, key: IntegerType) -> Result<Unified
         delta,
         mapping,
     })
-}
-
-/// The index of value `i` of `values` in the builder's dictionary (appended when new).
-fn intern(b: &mut DictionaryBuilder, values: &Array, i: usize) -> Result<usize> {
-    match values {
-        Array::Boolean(a) => b.append_bool(a.value(i)),
-        Array::Utf8(a) => b.append_str(a.value(i)),
-        Array::LargeUtf8(a) => b.append_str(a.value(i)),
-        Array::Utf8View(a) => b.append_str(a.value(i)),
-        Array::Binary(a) => b.append_bytes(a.value(i)),
-        Array::LargeBinary(a) => b.append_bytes(a.value(i)),
-        Array::BinaryView(a) => b.append_bytes(a.value(i)),
-        Array::FixedSizeBinary(a) => b.append_bytes(a.value(i)),
-        other => match_primitive!(
-            other,
-            p => b.append_primitive(p.value(i)),
-            _ => Err(Error::not_supported(format!(
-                "unifying dictionaries of {} values (only primitive, boolean, binary and \
-                 string values)",
-                quiver_arrow::display::format_type(other.data_type())
-            )))
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -77,6 +77,11 @@ fn convert_to_ipc_equals_pyarrow_read_table() {
     let out = dir.path().join("projected-path.arrow");
     ok(&["convert", s(&types), s(&out), "--columns", "st.y,id"]);
     pairs.push(format!("{}#st.y,id={}", types.display(), out.display()));
+    // Batches spanning 300 row groups, each with a dictionary of its own (u8 keys).
+    let groups = dir.path().join("dict_groups.parquet");
+    let out = dir.path().join("dict_groups.arrows");
+    ok(&["convert", s(&groups), s(&out), "--batch-size", "1000"]);
+    pairs.push(format!("{}={}", groups.display(), out.display()));
     let args: Vec<&str> = std::iter::once("same")
         .chain(pairs.iter().map(String::as_str))
         .collect();

@@ -49,6 +49,12 @@ def write(folder):
                    use_dictionary=True, compression="snappy", data_page_version="2.0",
                    write_page_checksum=True)
 
+    # A dictionary<uint8> column over 300 row groups of one row: batches that span row groups
+    # join 300 dictionaries of the same 2 values, more than u8 keys index side by side.
+    d = pa.array(["x", "y"] * 150).dictionary_encode().cast(
+        pa.dictionary(pa.uint8(), pa.string()))
+    pq.write_table(pa.table({"d": d}), f"{folder}/dict_groups.parquet", row_group_size=1)
+
     # Two row groups, a few codecs and statistics, sorted on `k`.
     n = 1000
     stats = pa.table({

@@ -115,8 +115,9 @@ pub(super) fn dictionary(arrays: &[&DictionaryArray]) -> Result<DictionaryArray>
     DictionaryArray::try_new(shifted, merged, first.is_ordered())
 }
 
-/// `arrays` with one dictionary holding each distinct value of their dictionaries `kept` once
-/// (in order of first appearance; null values one null entry), their keys mapped onto it:
+/// `arrays` with one dictionary holding each distinct value their keys use, from their
+/// dictionaries `kept`, once (in order of first use; null values one null entry), their keys
+/// mapped onto it:
 /// for inputs whose dictionaries, side by side, have more values than the key type indexes.
 /// Still too many distinct values is [`Error::Overflow`]; value types without deduplication
 /// (nested ones) are [`Error::NotSupported`].
@@ -128,45 +129,43 @@ fn unify(arrays: &[&DictionaryArray], kept: &[&Arc<Array>]) -> Result<Dictionary
         arrays.iter().map(|a| a.len()).sum(),
     )?;
     let mut null_at = None;
-    let mut maps: std::collections::HashMap<*const Array, Vec<usize>> =
-        std::collections::HashMap::new();
+    // Each dictionary's values are interned as keys first reach them (`usize::MAX`: not yet),
+    // so values no key uses (a row group's dictionary beyond a slice of it) take no entry.
+    let mut maps: std::collections::HashMap<*const Array, Vec<usize>> = kept
+        .iter()
+        .map(|v| (Arc::as_ptr(v), vec![usize::MAX; v.len()]))
+        .collect();
     let total: usize = kept.iter().map(|v| v.len()).sum();
-    for v in kept {
-        let map = (0..v.len())
-            .map(|i| b.intern_value(v, i, &mut null_at))
-            .collect::<Result<Vec<_>>>()
-            .map_err(|e| match e {
-                Error::Overflow { .. } => Error::overflow(format!(
-                    "{total} concatenated dictionary values hold more distinct values than {} \
-                     keys index ({})",
-                    crate::display::format_type(&first.key_type().data_type()),
-                    first.key_type().max_value() as u128 + 1
-                )),
-                other => other.context("unifying the dictionaries of concatenated arrays"),
-            })?;
-        maps.insert(Arc::as_ptr(v), map);
-    }
+    let overflow = |e: Error| match e {
+        Error::Overflow { .. } => Error::overflow(format!(
+            "{total} concatenated dictionary values hold more distinct values (among those the \
+             keys use) than {} keys index ({})",
+            crate::display::format_type(&first.key_type().data_type()),
+            first.key_type().max_value() as u128 + 1
+        )),
+        other => other.context("unifying the dictionaries of concatenated arrays"),
+    };
     for a in arrays {
-        let map = maps.get(&Arc::as_ptr(a.values()));
+        let values = a.values();
+        let mut map = maps.get_mut(&Arc::as_ptr(values));
         for i in 0..a.len() {
-            match (a.key(i), map) {
-                (Some(k), Some(map)) => {
-                    let m = *map.get(k).ok_or_else(|| {
-                        Error::invalid(format!(
-                            "dictionary key {k} is beyond its {} values",
-                            map.len()
-                        ))
-                    })?;
-                    b.append_key(m)?;
-                }
-                // A null key, or a key into an empty dictionary (which `validate` refuses).
-                (None, _) => b.append_null(),
-                (Some(k), None) => {
-                    return Err(Error::invalid(format!(
-                        "dictionary key {k} is beyond its 0 values"
-                    )));
-                }
+            let Some(k) = a.key(i) else {
+                b.append_null();
+                continue;
+            };
+            let slot = map
+                .as_deref_mut()
+                .and_then(|m| m.get_mut(k))
+                .ok_or_else(|| {
+                    Error::invalid(format!(
+                        "dictionary key {k} is beyond its {} values",
+                        values.len()
+                    ))
+                })?;
+            if *slot == usize::MAX {
+                *slot = b.intern_value(values, k, &mut null_at).map_err(overflow)?;
             }
+            b.append_key(*slot)?;
         }
     }
     Ok(b.finish())

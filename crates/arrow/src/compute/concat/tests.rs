@@ -529,9 +529,18 @@ fn dictionary_key_overflow_is_an_error() {
     let e = concat(&[&a, &b]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "overflow: 400 concatenated dictionary values hold more distinct values than uint8 \
-         keys index (256)"
+        "overflow: 400 concatenated dictionary values hold more distinct values (among those \
+         the keys use) than uint8 keys index (256)"
     );
+    // Values no key uses take no entry: slices of two dictionaries of 200 values each, whose
+    // keys use 100 values in all.
+    let keys: Vec<Option<u8>> = (0..50).map(Some).collect();
+    let (a, b) = (dict(&keys, values(0)), dict(&keys, values(1)));
+    let out = concat(&[&a, &b]).unwrap();
+    out.validate(ValidationLevel::Full).unwrap();
+    assert_eq!(out.as_dictionary().unwrap().values().len(), 100);
+    let e = concat(&[&a, &b, &a.slice(0, 0), &dict(&[Some(199)], values(1))]).unwrap();
+    assert_eq!(e.as_dictionary().unwrap().values().len(), 101);
 }
 
 /// Dictionaries that side by side pass the key type, but hold few distinct values (one per

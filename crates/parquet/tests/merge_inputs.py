@@ -471,6 +471,17 @@ def error_cases():
         pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("s"))}),
         pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("ms"))}),
         ["wait", "001.parquet", "000.parquet"], "duration[s] then duration[ms]: both INT64")
+    if wanted("err-arrow-schemaless"):
+        # The second file has no ARROW:schema (as DuckDB, Spark and others write): its plain
+        # lists would be read through the first file's fixed-size list type.
+        pq.write_table(pa.table({"a": pa.array([[1, 2]] * n, pa.list_(pa.int64(), 2))}),
+                       path("err-arrow-schemaless", 0))
+        pq.write_table(pa.table({"a": pa.array([[1, 2, 3], [4]] * (n // 2),
+                                               pa.list_(pa.int64()))}),
+                       path("err-arrow-schemaless", 1), store_schema=False)
+        finish("err-arrow-schemaless", expect="error",
+               error_contains=["\"a\"", "001.parquet", "000.parquet"],
+               about="fixed_size_list<int64>[2], then list<int64> without ARROW:schema")
     req = pa.schema([pa.field("id", pa.int64()), pa.field("customer_id", pa.int64(), False)])
     with_req = pa.table([ids, ids], schema=req)
     two("err-required-missing", with_req, pa.table({"id": ids}),

@@ -321,15 +321,30 @@ pub(super) fn merge_key_values(
     let kept = kept_at.and_then(|i| arrow_schemas[i].as_ref());
     if let (Some(kept), Some(kept_at)) = (kept, kept_at) {
         for (input, s) in inputs.iter().zip(&arrow_schemas) {
-            for f in s.iter().flat_map(|s| s.fields.iter()) {
+            // An input without an ARROW:schema reads its fields as its Parquet schema says,
+            // and the kept one would apply to its values all the same.
+            let read = match s {
+                Some(_) => None,
+                None => Some(input_arrow_schema(input)?),
+            };
+            for f in s
+                .as_ref()
+                .or(read.as_ref())
+                .iter()
+                .flat_map(|s| s.fields.iter())
+            {
                 let Some(k) = kept.fields.iter().find(|k| k.name() == f.name()) else {
                     continue;
                 };
                 if !reads_alike(k, f) {
+                    let own = if s.is_some() {
+                        "in its Arrow schema (ARROW:schema)"
+                    } else {
+                        "as its Parquet schema reads (it has no ARROW:schema)"
+                    };
                     return Err(Error::invalid(format!(
-                        "{}: field {:?} is {} in its Arrow schema (ARROW:schema) but {} in \
-                         that of {}, which the merged file keeps: its values would read as \
-                         other values",
+                        "{}: field {:?} is {} {own} but {} in the Arrow schema of {}, which \
+                         the merged file keeps: its values would read as other values",
                         input.name,
                         f.name(),
                         quiver_arrow::display::format_type(f.data_type()),

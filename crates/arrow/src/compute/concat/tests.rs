@@ -524,8 +524,9 @@ fn dictionary_key_overflow_is_an_error() {
         let v: Vec<Option<&str>> = names.iter().map(|s| Some(&s[offset.min(1)..])).collect();
         Arc::new(strs(&v))
     };
-    let a = dict(&[Some(0)], values(0));
-    let b = dict(&[Some(199)], values(1));
+    let all: Vec<Option<u8>> = (0..200).map(Some).collect();
+    let a = dict(&all, values(0));
+    let b = dict(&all, values(1));
     let e = concat(&[&a, &b]).unwrap_err();
     assert_eq!(
         e.to_string(),

@@ -404,6 +404,16 @@ def schema_cases():
                                      "d": pa.array(words).cast(dt)}), path("arrow-layouts", i))
         finish("arrow-layouts", target_rows=400,
                about="string/large_string, list/large_list, dictionary/plain string")
+    if wanted("dict-int8-widened"):
+        # pandas-style categoricals (int8 keys) of 100 values each: joined, a row group holds
+        # 200, more than int8 indexes; the merged ARROW:schema's keys must be wider.
+        for i in range(2):
+            vals = pa.array([f"c{i}-{j:03}" for j in range(100)])
+            keys = pa.array([j % 100 for j in range(300)], pa.int8())
+            pq.write_table(pa.table({"c": pa.DictionaryArray.from_arrays(keys, vals)}),
+                           path("dict-int8-widened", i))
+        finish("dict-int8-widened", target_rows=600, arrow_keys_widened=["c"],
+               about="dictionary<int8> columns of 100 values each, joined into one row group")
     if wanted("tz-names"):
         for i, tz in enumerate(["UTC", "Europe/Paris", "America/New_York"]):
             t = pa.table({"id": pa.array(range(i * 100, i * 100 + 100), pa.int64()),

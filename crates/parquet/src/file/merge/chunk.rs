@@ -102,6 +102,8 @@ pub(super) struct ChunkOut<'a> {
     pub counts: PageCounts,
     /// Every piece had an offset index (the chunk gets one).
     pub offset_index: bool,
+    /// Entries of its dictionary page (0 without one).
+    pub dictionary_entries: usize,
 }
 
 /// A column chunk of an input, its pages read.
@@ -557,6 +559,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// is still its, else written anew) placed before the data pages.
     fn finish(mut self, geo: Option<crate::format::GeospatialStatistics>) -> Result<ChunkOut<'a>> {
         let mut dictionary = false;
+        let mut dictionary_entries = self.dict.len();
         if self.single_dictionary || !self.dict.is_empty() {
             dictionary = true;
             let (part, uncompressed, encoding) = match self.first_dictionary {
@@ -566,6 +569,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                     let page = &self.cx.inputs[input].bytes[start as usize..(start + len) as usize];
                     let (h, header_len) = crate::format::PageHeader::decode(page)?;
                     let u = header_len as i64 + i64::from(h.uncompressed_page_size);
+                    if let Some(d) = &h.dictionary_page_header {
+                        dictionary_entries = dictionary_entries.max(d.num_values.max(0) as usize);
+                    }
                     let e = h
                         .dictionary_page_header
                         .map_or(Encoding::PLAIN, |d| d.encoding);
@@ -615,6 +621,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             geo,
             counts: self.counts,
             offset_index: self.offset_index,
+            dictionary_entries,
         })
     }
 }

@@ -39,7 +39,7 @@ use super::chunk_meta::{
 };
 use super::writer::CREATED_BY;
 use crate::format::{
-    ColumnMetaData, Encoding, FileMetaData, KeyValue, OffsetIndex, PageLocation, Type,
+    ColumnMetaData, Encoding, FileMetaData, KeyValue, OffsetIndex, PageLocation, PageType, Type,
 };
 use crate::metadata::{ParquetMetaData, parse_file};
 use crate::thrift::{Encoded, ThriftList};
@@ -343,6 +343,7 @@ pub fn merge(
             pos: 0,
             report,
             groups: Vec::with_capacity(groups.len()),
+            dictionaries: vec![(0, false); schema.paths.len()],
         };
         let made = w.file(&cx, &groups, &kv);
         let drained = drain
@@ -487,6 +488,9 @@ struct Writer<'a> {
     pos: u64,
     report: MergeReport,
     groups: Vec<GroupRecord>,
+    /// Per leaf: the most entries of a dictionary page, and whether a data page is not
+    /// dictionary-encoded (its distinct values are not known), over every chunk written.
+    dictionaries: Vec<(usize, bool)>,
 }
 
 impl<'a> Writer<'a> {
@@ -528,6 +532,15 @@ impl<'a> Writer<'a> {
             self.put(b.to_vec());
             Ok(())
         })?;
+        let widened = schema::widen_dictionary_keys(kv, cx.schema, &self.dictionaries)?;
+        if let Some((_, fields)) = &widened {
+            self.report.notes.push(format!(
+                "ARROW:schema: the dictionary keys of {} widened to int32 (a row group holds \
+                 more values than the inputs' key type indexes, or values not known to fit)",
+                fields.join(", ")
+            ));
+        }
+        let kv = widened.as_ref().map_or(kv, |(kv, _)| kv.as_slice());
         let footer = footer(cx.inputs, cx.schema, &records, kv)?;
         let len = footer.len() as u32;
         self.put(footer);
@@ -599,6 +612,17 @@ impl<'a> Writer<'a> {
         let mut places = Vec::with_capacity(chunks.len());
         let mut total = 0i64;
         let mut chunks = chunks;
+        for (leaf, c) in chunks.iter().enumerate() {
+            let d = &mut self.dictionaries[leaf];
+            d.0 = d.0.max(c.dictionary_entries);
+            d.1 |= c.encoding_stats.iter().any(|s| {
+                matches!(s.page_type, PageType::DATA_PAGE | PageType::DATA_PAGE_V2)
+                    && !matches!(
+                        s.encoding,
+                        Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY
+                    )
+            });
+        }
         for c in &mut chunks {
             // Every byte copied: nothing rewritten, no page written anew.
             if !c.parts.is_empty() && c.parts.iter().all(|p| matches!(p, Part::Copy { .. })) {

@@ -430,6 +430,75 @@ fn types_read_alike(a: &DataType, b: &DataType) -> bool {
     }
 }
 
+/// `kv` with its `ARROW:schema` rewritten where a top-level dictionary field's keys are
+/// narrower than 32 bits and the merged file's values would not fit them: a row group's
+/// dictionary page of more entries than they index, or data pages not dictionary-encoded
+/// (their distinct values unknown), as `dictionaries` says per leaf (most entries, any such
+/// page). Those keys become int32 (the values read the same; otherwise no reader could
+/// read the file). The rewritten metadata and the fields widened; `None` when nothing is.
+pub(super) fn widen_dictionary_keys(
+    kv: &[KeyValuePair],
+    schema: &MergedSchema<'_>,
+    dictionaries: &[(usize, bool)],
+) -> Result<Option<(Vec<KeyValuePair>, Vec<String>)>> {
+    let Some(at) = kv
+        .iter()
+        .position(|(k, _)| k == ARROW_SCHEMA_KEY.as_bytes())
+    else {
+        return Ok(None);
+    };
+    let Some(Ok(stored)) = kv[at]
+        .1
+        .as_deref()
+        .map(crate::arrow::restore::decode_arrow_schema)
+    else {
+        return Ok(None);
+    };
+    let mut widened = Vec::new();
+    let fields: Vec<_> = stored
+        .fields
+        .iter()
+        .map(|f| {
+            let DataType::Dictionary {
+                key,
+                value,
+                ordered,
+            } = f.data_type()
+            else {
+                return f.clone();
+            };
+            let leaf = schema
+                .paths_in_schema
+                .iter()
+                .position(|p| p.len() == 1 && p[0] == f.name());
+            let overflows = leaf.is_some_and(|l| {
+                let (entries, unknown) = dictionaries[l];
+                key.bit_width() < 32 && (unknown || (entries > 0 && !key.holds(entries - 1)))
+            });
+            if !overflows {
+                return f.clone();
+            }
+            widened.push(f.name().to_string());
+            let t = DataType::Dictionary {
+                key: quiver_arrow::IntegerType::Int32,
+                value: value.clone(),
+                ordered: *ordered,
+            };
+            Arc::new(Field::new(f.name(), t, f.is_nullable()).with_metadata(f.metadata().clone()))
+        })
+        .collect();
+    if widened.is_empty() {
+        return Ok(None);
+    }
+    let mut out = Schema::new(fields);
+    out.metadata = stored.metadata.clone();
+    let bytes = quiver_ipc::IpcSchema::new(Arc::new(out)).to_message_bytes()?;
+    let value = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let mut kv = kv.to_vec();
+    kv[at].1 = Some(value.into_bytes());
+    Ok(Some((kv, widened)))
+}
+
 /// The `ARROW:schema` value of the merged schema: each output field as the input it came
 /// from reads it (its stored Arrow field, or the type read from its Parquet schema).
 fn rebuilt_arrow_schema(

@@ -12,6 +12,15 @@ use std::sync::Arc;
 /// The key-value metadata key holding the Arrow schema.
 pub const ARROW_SCHEMA_KEY: &str = "ARROW:schema";
 
+/// The value of `ARROW:schema` for `schema`: the Arrow schema as an IPC schema message
+/// (continuation marker, length, flatbuffer), base64 with padding, as Arrow C++ stores it.
+/// The schema's own `ARROW:schema` key, if any, is left out.
+pub fn encode_arrow_schema(mut schema: Schema) -> Result<String> {
+    schema.metadata.remove(ARROW_SCHEMA_KEY);
+    let bytes = quiver_ipc::IpcSchema::new(Arc::new(schema)).to_message_bytes()?;
+    Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
 /// Decodes the value of `ARROW:schema`.
 pub fn decode_arrow_schema(value: &[u8]) -> Result<Schema> {
     let trimmed = value.trim_ascii();

@@ -13,9 +13,7 @@ mod leaf;
 
 pub use super::physical::LeafSpec;
 use super::plan::FIELD_ID_KEY;
-use super::restore::ARROW_SCHEMA_KEY;
 use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, SchemaElement};
-use base64::Engine;
 use quiver_arrow::datatype::{DataType, Field, Schema};
 use quiver_arrow::display::format_field_type;
 use quiver_arrow::{Error, Result};
@@ -134,14 +132,10 @@ impl WriteSchema {
         &self.leaves
     }
 
-    /// The value of the `ARROW:schema` key: the Arrow schema as an IPC schema message
-    /// (continuation marker, length, flatbuffer), base64 with padding — as Arrow C++ stores it.
-    /// The schema's own `ARROW:schema` key, if any, is left out.
+    /// The value of the `ARROW:schema` key ([`super::restore::encode_arrow_schema`] of the
+    /// Arrow schema).
     pub fn arrow_schema_value(&self) -> Result<String> {
-        let mut schema = (*self.schema).clone();
-        schema.metadata.remove(ARROW_SCHEMA_KEY);
-        let bytes = quiver_ipc::IpcSchema::new(Arc::new(schema)).to_message_bytes()?;
-        Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+        super::restore::encode_arrow_schema((*self.schema).clone())
     }
 }
 

@@ -97,14 +97,14 @@ pub(super) fn dictionary(arrays: &[&DictionaryArray]) -> Result<DictionaryArray>
     let values: Vec<&Array> = kept.iter().map(|v| v.as_ref()).collect();
     let merged = concat(&values)?;
     let shifted = match first.keys() {
-        Array::I8(_) => Array::from(shift_keys(&typed!(keys, I8), &bases, base)?),
-        Array::I16(_) => Array::from(shift_keys(&typed!(keys, I16), &bases, base)?),
-        Array::I32(_) => Array::from(shift_keys(&typed!(keys, I32), &bases, base)?),
-        Array::I64(_) => Array::from(shift_keys(&typed!(keys, I64), &bases, base)?),
-        Array::U8(_) => Array::from(shift_keys(&typed!(keys, U8), &bases, base)?),
-        Array::U16(_) => Array::from(shift_keys(&typed!(keys, U16), &bases, base)?),
-        Array::U32(_) => Array::from(shift_keys(&typed!(keys, U32), &bases, base)?),
-        Array::U64(_) => Array::from(shift_keys(&typed!(keys, U64), &bases, base)?),
+        Array::I8(_) => Array::from(shift_keys(&typed!(keys, I8), &bases)?),
+        Array::I16(_) => Array::from(shift_keys(&typed!(keys, I16), &bases)?),
+        Array::I32(_) => Array::from(shift_keys(&typed!(keys, I32), &bases)?),
+        Array::I64(_) => Array::from(shift_keys(&typed!(keys, I64), &bases)?),
+        Array::U8(_) => Array::from(shift_keys(&typed!(keys, U8), &bases)?),
+        Array::U16(_) => Array::from(shift_keys(&typed!(keys, U16), &bases)?),
+        Array::U32(_) => Array::from(shift_keys(&typed!(keys, U32), &bases)?),
+        Array::U64(_) => Array::from(shift_keys(&typed!(keys, U64), &bases)?),
         other => {
             return Err(Error::oos(format!(
                 "dictionary keys must be integers, not {}",
@@ -172,24 +172,12 @@ fn unify(arrays: &[&DictionaryArray], kept: &[&Arc<Array>]) -> Result<Dictionary
 }
 
 /// Keys of each input moved by the number of dictionary values before its dictionary; null
-/// keys become 0. Fails when `total_values` dictionary values cannot be indexed by `K`.
-fn shift_keys<K>(
-    keys: &[&PrimitiveArray<K>],
-    bases: &[usize],
-    total_values: usize,
-) -> Result<PrimitiveArray<K>>
+/// keys become 0. The caller has made sure the dictionaries side by side fit `K` (else they are
+/// unified instead); a key beyond its own dictionary that then passes `K` is an error.
+fn shift_keys<K>(keys: &[&PrimitiveArray<K>], bases: &[usize]) -> Result<PrimitiveArray<K>>
 where
     K: PrimitiveType + TryFrom<usize> + TryInto<usize>,
 {
-    let overflow = || {
-        Error::overflow(format!(
-            "{total_values} concatenated dictionary values cannot be indexed by {} keys",
-            K::NAME
-        ))
-    };
-    if total_values > 0 {
-        K::try_from(total_values - 1).map_err(|_| overflow())?;
-    }
     let len: usize = keys.iter().map(|k| k.len()).sum();
     let mut out = MutableBuffer::with_capacity(len * std::mem::size_of::<K>());
     for (k, &base) in keys.iter().zip(bases) {
@@ -202,7 +190,12 @@ where
             let v: usize = v
                 .try_into()
                 .map_err(|_| Error::oos(format!("dictionary key {i} is negative")))?;
-            out.push(K::try_from(v + base).map_err(|_| overflow())?);
+            out.push(K::try_from(v + base).map_err(|_| {
+                Error::overflow(format!(
+                    "dictionary key {i} ({v}, moved by {base}) cannot be a {} key",
+                    K::NAME
+                ))
+            })?);
         }
     }
     let validity = concat_validity(keys.iter().map(|k| (k.validity(), k.len())))?;

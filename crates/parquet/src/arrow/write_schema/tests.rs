@@ -1,8 +1,9 @@
 use super::leaf::decimal_width;
 use super::*;
 use crate::arrow::physical::{Conversion, SortOrder};
-use crate::arrow::restore::decode_arrow_schema;
+use crate::arrow::restore::{ARROW_SCHEMA_KEY, decode_arrow_schema};
 use crate::format::Type;
+use base64::Engine;
 use quiver_arrow::datatype::{
     Fields, IntegerType, IntervalUnit, TimeUnit as ArrowUnit, UnionFields,
 };

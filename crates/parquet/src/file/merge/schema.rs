@@ -8,11 +8,10 @@
 use super::Input;
 use crate::arrow::options::ReadOptions;
 use crate::arrow::physical::SortOrder;
-use crate::arrow::restore::ARROW_SCHEMA_KEY;
+use crate::arrow::restore::{ARROW_SCHEMA_KEY, encode_arrow_schema};
 use crate::arrow::types::{extension, leaf_type};
 use crate::format::{ColumnOrder, FieldRepetitionType, KeyValue, SchemaElement, Type};
 use crate::schema::SchemaDescriptor;
-use base64::Engine;
 use quiver_arrow::datatype::{DataType, Field, Schema};
 use quiver_arrow::{Error, Result};
 use std::sync::Arc;
@@ -317,9 +316,11 @@ pub(super) fn merge_key_values(
     // ARROW:schema: the Arrow schemas must agree on the fields they share. The first one is
     // kept, so another may differ only where the kept type reads the other input's stored
     // values as its own type does (string and list layouts, dictionary encoding, metadata).
-    let kept_at = arrow_schemas.iter().position(Option::is_some);
-    let kept = kept_at.and_then(|i| arrow_schemas[i].as_ref());
-    if let (Some(kept), Some(kept_at)) = (kept, kept_at) {
+    let kept = arrow_schemas
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| s.as_ref().map(|s| (i, s)));
+    if let Some((kept_at, kept)) = kept {
         for (input, s) in inputs.iter().zip(&arrow_schemas) {
             // An input without an ARROW:schema reads its fields as its Parquet schema says,
             // and the kept one would apply to its values all the same.
@@ -401,15 +402,17 @@ fn types_read_alike(a: &DataType, b: &DataType) -> bool {
         T::List(f) | T::LargeList(f) | T::ListView(f) | T::LargeListView(f) => Some(f.clone()),
         _ => None,
     };
+    // Dictionary encoding aside: the values' types.
+    fn values(t: &DataType) -> &DataType {
+        match t {
+            DataType::Dictionary { value, .. } => value,
+            other => other,
+        }
+    }
     match (a, b) {
         _ if a == b => true,
-        (T::Dictionary { value, .. }, other) | (other, T::Dictionary { value, .. }) => {
-            match (a, b) {
-                (T::Dictionary { value: x, .. }, T::Dictionary { value: y, .. }) => {
-                    types_read_alike(x, y)
-                }
-                _ => types_read_alike(value, other),
-            }
+        (T::Dictionary { .. }, _) | (_, T::Dictionary { .. }) => {
+            types_read_alike(values(a), values(b))
         }
         // Instants both (isAdjustedToUTC), in the same unit: the zone names how to show them.
         (T::Timestamp(u, Some(_)), T::Timestamp(v, Some(_))) => u == v,
@@ -492,8 +495,7 @@ pub(super) fn widen_dictionary_keys(
     }
     let mut out = Schema::new(fields);
     out.metadata = stored.metadata.clone();
-    let bytes = quiver_ipc::IpcSchema::new(Arc::new(out)).to_message_bytes()?;
-    let value = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let value = encode_arrow_schema(out)?;
     let mut kv = kv.to_vec();
     kv[at].1 = Some(value.into_bytes());
     Ok(Some((kv, widened)))
@@ -535,9 +537,7 @@ fn rebuilt_arrow_schema(
     if let Some(Some(m)) = metadata {
         out.metadata = m;
     }
-    out.metadata.remove(ARROW_SCHEMA_KEY);
-    let bytes = quiver_ipc::IpcSchema::new(Arc::new(out)).to_message_bytes()?;
-    Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+    encode_arrow_schema(out)
 }
 
 /// The Arrow schema the reader gives `input`.

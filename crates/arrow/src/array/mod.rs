@@ -43,6 +43,7 @@ pub(crate) use view::check_views;
 
 use crate::buffer::Bitmap;
 use crate::datatype::DataType;
+use crate::error::{Error, Result};
 use crate::native::{DaysMs, I128, I256, MonthDayNano};
 use half::f16;
 
@@ -293,6 +294,120 @@ impl Array {
             Array::RunEndEncoded(r) => vec![r.run_ends().clone(), r.values().clone()],
             _ => Vec::new(),
         }
+    }
+
+    /// This array with its [`Array::children`] replaced by `children` (same number, each of its
+    /// predecessor's type and length), its own buffers shared: for rewriting a value deep
+    /// inside a nested array, such as re-keying a dictionary in a struct. Arrays without
+    /// children take an empty list and come back as they are.
+    ///
+    /// ```
+    /// use quiver_arrow::{Array, PrimitiveArray, StructArray, Field, Fields};
+    /// use std::sync::Arc;
+    /// let fields = Fields::from(vec![Arc::new(Field::new("a", quiver_arrow::DataType::Int32, true))]);
+    /// let s = Array::from(StructArray::try_new(fields, 2,
+    ///     vec![Array::from(PrimitiveArray::<i32>::new(vec![1, 2]))], None).unwrap());
+    /// let t = s.with_children(vec![Array::from(PrimitiveArray::<i32>::new(vec![7, 8]))]).unwrap();
+    /// assert_eq!(t.children()[0], Array::from(PrimitiveArray::<i32>::new(vec![7, 8])));
+    /// assert!(s.with_children(vec![]).is_err());
+    /// ```
+    pub fn with_children(&self, children: Vec<Array>) -> Result<Array> {
+        let old = self.children();
+        if old.len() != children.len() {
+            return Err(Error::invalid(format!(
+                "{} has {} children, not {}",
+                self.data_type(),
+                old.len(),
+                children.len()
+            )));
+        }
+        for (i, (o, n)) in old.iter().zip(&children).enumerate() {
+            if o.data_type() != n.data_type() || o.len() != n.len() {
+                return Err(Error::invalid(format!(
+                    "child {i} of {} must stay a {} of {} values, not a {} of {}",
+                    self.data_type(),
+                    o.data_type(),
+                    o.len(),
+                    n.data_type(),
+                    n.len()
+                )));
+            }
+        }
+        let mut it = children.into_iter();
+        // ok: the number of children was checked above; only arrays with children take one.
+        let mut one = || it.next().expect("one child per child checked above");
+        let v = |b: Option<&Bitmap>| b.cloned();
+        Ok(match self {
+            Array::List(l) => Array::from(ListArray::try_new(
+                l.field().clone(),
+                l.offsets().clone(),
+                one(),
+                v(l.validity()),
+            )?),
+            Array::LargeList(l) => Array::from(LargeListArray::try_new(
+                l.field().clone(),
+                l.offsets().clone(),
+                one(),
+                v(l.validity()),
+            )?),
+            Array::ListView(l) => Array::from(ListViewArray::try_new_deferred(
+                l.field().clone(),
+                l.offsets().clone(),
+                l.sizes().clone(),
+                one(),
+                v(l.validity()),
+            )?),
+            Array::LargeListView(l) => Array::from(LargeListViewArray::try_new_deferred(
+                l.field().clone(),
+                l.offsets().clone(),
+                l.sizes().clone(),
+                one(),
+                v(l.validity()),
+            )?),
+            Array::FixedSizeList(l) => Array::from(FixedSizeListArray::try_new(
+                l.field().clone(),
+                l.size() as i32,
+                l.len(),
+                one(),
+                v(l.validity()),
+            )?),
+            Array::Struct(s) => Array::from(StructArray::try_new(
+                s.fields().clone(),
+                s.len(),
+                it.collect(),
+                v(s.validity()),
+            )?),
+            Array::Map(m) => {
+                let Array::Struct(entries) = one() else {
+                    // (Not reached: the type of the child was checked above.)
+                    return Err(Error::invalid("map entries must be a struct"));
+                };
+                Array::from(MapArray::try_new(
+                    m.entries_field().clone(),
+                    m.keys_sorted(),
+                    m.offsets().clone(),
+                    entries,
+                    v(m.validity()),
+                )?)
+            }
+            Array::Union(u) => Array::from(UnionArray::try_new_deferred(
+                u.fields().clone(),
+                u.mode(),
+                u.type_ids().clone(),
+                u.offsets().cloned(),
+                it.collect(),
+            )?),
+            Array::RunEndEncoded(r) => {
+                let (ends, values) = (one(), one());
+                Array::from(RunEndArray::try_new_deferred(
+                    ends,
+                    values,
+                    r.offset(),
+                    r.len(),
+                )?)
+            }
+            other => other.clone(),
+        })
     }
 
     /// A zero-copy slice of `len` slots from `offset`. Panics when out of bounds.

@@ -169,6 +169,31 @@ impl DictionaryBuilder {
         Ok(i)
     }
 
+    /// The index of non-null value `i` of `values` (an array of the dictionary's value type)
+    /// in the dictionary, `None` when absent; changes nothing. [`Error::NotSupported`] for
+    /// value types without deduplication.
+    ///
+    /// ```
+    /// use quiver_arrow::builder::DictionaryBuilder;
+    /// use quiver_arrow::{Array, IntegerType, StringArray};
+    /// let values = Array::from(StringArray::from_options([Some("a"), Some("b")]));
+    /// let b = DictionaryBuilder::with_values(IntegerType::Int8, &values).unwrap();
+    /// let other = Array::from(StringArray::from_options([Some("b"), Some("c")]));
+    /// assert_eq!(b.find_value(&other, 0).unwrap(), Some(1));
+    /// assert_eq!(b.find_value(&other, 1).unwrap(), None);
+    /// ```
+    pub fn find_value(&self, values: &Array, i: usize) -> Result<Option<usize>> {
+        let bytes = array_value_bytes(values, i).ok_or_else(|| {
+            Error::not_supported(format!(
+                "looking up {} values in a dictionary",
+                values.data_type()
+            ))
+        })?;
+        let hash = self.hasher.hash_one(bytes);
+        let store = &self.values;
+        Ok(self.table.find(hash, |&j| store.value(j) == bytes).copied())
+    }
+
     /// The index of value `i` of `values` (an array of the dictionary's value type) in the
     /// dictionary, added when new, without appending a key: how dictionaries are unified by
     /// value (`concat`, the IPC merge). A null value is the null entry `null_at` names, added

@@ -280,11 +280,9 @@ impl<W: Write> Core<W> {
             let values = std::slice::from_ref(&u.values);
             raws.push(encode_raw(values, u.values.len(), &self.options)?);
         }
-        raws.push(encode_raw(
-            batch.columns(),
-            batch.num_rows(),
-            &self.options,
-        )?);
+        // Columns whose dictionaries were unified carry keys into the unified dictionary.
+        let columns = plan.columns().unwrap_or(batch.columns());
+        raws.push(encode_raw(columns, batch.num_rows(), &self.options)?);
 
         let mut previous = self.pending.take();
         let sink = &mut self.sink;

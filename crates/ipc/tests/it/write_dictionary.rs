@@ -78,36 +78,160 @@ fn streams_send_new_delta_and_replacement_dictionaries() {
     );
 }
 
+/// `values` indexed by `keys` (`None`: a null key), as a one-column batch of [`schema`].
+fn keyed(values: &Arc<Array>, keys: &[Option<i32>]) -> RecordBatch {
+    let d = DictionaryArray::try_new(
+        prim(DataType::Int32, keys.iter().copied()),
+        values.clone(),
+        false,
+    )
+    .unwrap();
+    RecordBatch::try_new(schema(), vec![Array::from(d)]).unwrap()
+}
+
 #[test]
-fn files_take_deltas_but_refuse_replacements() {
+fn files_take_deltas_and_unify_what_a_stream_would_replace() {
+    let ab = words(&["a", "b"]);
+    let abc = words(&["a", "b", "c"]);
+    let ca = words(&["c", "a", "unused"]);
+    let with_null = Arc::new(Array::from(StringArray::from_options([
+        Some("x"),
+        None,
+        Some("b"),
+    ])));
+    let batches = [
+        keyed(&ab, &[Some(0), Some(1)]),
+        keyed(&abc, &[Some(2), None]),         // grew: a delta of "c"
+        keyed(&ca, &[Some(1), Some(0), None]), // neither: unified, nothing new
+        keyed(&ca, &[Some(2)]),                // the same dictionary again: "unused" is now used
+        keyed(&with_null, &[Some(0), Some(1), Some(2), Some(1)]), // "x" and a null value
+        keyed(&ab, &[Some(1), Some(0)]),
+    ];
     let mut w = FileWriter::try_new(Vec::new(), schema(), WriteOptions::default()).unwrap();
-    w.write(&batch(&words(&["a", "b"]))).unwrap();
-    w.write(&batch(&words(&["a", "b", "c"]))).unwrap();
-    let e = w.write(&batch(&words(&["z"]))).unwrap_err();
-    assert!(matches!(e, Error::InvalidArgument { .. }), "{e:?}");
-    assert!(
-        e.to_string()
-            .contains("does not allow replacing a dictionary"),
-        "{e}"
-    );
-    // The failed write changed nothing: the file goes on and stays valid.
-    w.write(&batch(&words(&["a", "b", "c", "d"]))).unwrap();
+    for b in &batches {
+        w.write(b).unwrap();
+    }
     let bytes = w.finish().unwrap();
-    let footer = quiver_ipc::inspect::inspect_file(&bytes).unwrap();
     assert_eq!(
-        (footer.dictionaries.len(), footer.record_batches.len()),
-        (3, 3)
+        summary(&dictionary_messages(&bytes[8..])),
+        "dict(2) batch delta(1) batch batch delta(1) batch delta(2) batch batch"
     );
-    let infos = dictionary_messages(&bytes[8..]);
+    // Every slot reads its value: keys were mapped onto the one growing dictionary.
+    let (_, read) = super::read_common::read_file(bytes.into()).unwrap();
+    assert_eq!(read.len(), batches.len());
+    for (i, (got, want)) in read.iter().zip(&batches).enumerate() {
+        assert!(
+            quiver_arrow::compute::logical_eq(&got.columns()[0], &want.columns()[0]),
+            "batch {i}: {:?} vs {:?}",
+            got.columns()[0],
+            want.columns()[0]
+        );
+    }
+    let Array::Dictionary(last) = &read[5].columns()[0] else {
+        panic!("a dictionary column")
+    };
+    let mut with_null_all: Vec<Option<&str>> = vec![Some("a"), Some("b"), Some("c")];
+    with_null_all.extend([Some("unused"), Some("x"), None]);
     assert_eq!(
-        summary(&infos),
-        "dict(2) batch delta(1) batch delta(1) batch"
+        **last.values(),
+        Array::from(StringArray::from_options(with_null_all))
     );
-    // Without deltas, a file cannot take a grown dictionary either.
+
+    // Without deltas a file cannot take a grown dictionary, nor unify one.
     let options = WriteOptions::default().with_dictionary_deltas(false);
     let mut w = FileWriter::try_new(Vec::new(), schema(), options).unwrap();
     w.write(&batch(&words(&["a"]))).unwrap();
-    assert!(w.write(&batch(&words(&["a", "b"]))).is_err());
+    let e = w.write(&batch(&words(&["a", "b"]))).unwrap_err();
+    assert!(e.to_string().contains("enable dictionary deltas"), "{e}");
+    let e = w.write(&keyed(&words(&["z"]), &[Some(0)])).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("enable dictionary deltas to unify it"),
+        "{e}"
+    );
+    // A unification adding nothing needs no delta.
+    w.write(&keyed(&words(&["q", "a"]), &[Some(1)])).unwrap();
+    w.finish().unwrap();
+}
+
+#[test]
+fn unification_is_bounded_by_the_key_type_and_leaves_failed_batches_out() {
+    let dt = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
+    let schema = Arc::new(Schema::new(vec![Field::new("d", dt, true)]));
+    let group = |from: usize| {
+        let names: Vec<String> = (from..from + 100).map(|i| format!("v{i}")).collect();
+        let values = Array::from(StringArray::from_options(
+            names.iter().map(|n| Some(n.as_str())),
+        ));
+        let keys = prim(DataType::Int8, (0..100).map(|k| Some(k as i8)));
+        RecordBatch::try_new(schema.clone(), vec![dict(keys, values, false)]).unwrap()
+    };
+    let mut w = FileWriter::try_new(Vec::new(), schema.clone(), WriteOptions::default()).unwrap();
+    w.write(&group(0)).unwrap();
+    // 100 more values cannot have int8 keys: the batch is refused, and leaves nothing.
+    let e = w.write(&group(100)).unwrap_err();
+    assert!(matches!(e, Error::Overflow { .. }), "{e:?}");
+    assert!(e.to_string().contains("unifying dictionary 0"), "{e}");
+    // 28 new values still fit.
+    w.write(&group(28)).unwrap();
+    let bytes = w.finish().unwrap();
+    assert_eq!(
+        summary(&dictionary_messages(&bytes[8..])),
+        "dict(100) batch delta(28) batch"
+    );
+    let (_, read) = super::read_common::read_file(bytes.into()).unwrap();
+    assert!(quiver_arrow::compute::logical_eq(
+        &read[1].columns()[0],
+        &group(28).columns()[0]
+    ));
+}
+
+#[test]
+fn unification_reaches_dictionaries_in_structs_and_lists() {
+    use quiver_arrow::buffer::OffsetBuffer;
+    use quiver_arrow::{ListArray, StructArray};
+    let dt = DataType::dictionary(IntegerType::Int32, DataType::Utf8);
+    let field = Arc::new(Field::new("d", dt.clone(), true));
+    let item = Arc::new(Field::new("item", dt, true));
+    let column = |values: &[&str], keys: &[i32]| {
+        let d = dict(
+            prim(DataType::Int32, keys.iter().map(|&k| Some(k))),
+            words(values).as_ref().clone(),
+            false,
+        );
+        let n = keys.len();
+        let s = StructArray::try_new(vec![field.clone()].into(), n, vec![d.clone()], None).unwrap();
+        let offsets = OffsetBuffer::try_new(vec![0i32, 0, n as i32].into()).unwrap();
+        let l = ListArray::try_new(item.clone(), offsets, d, None).unwrap();
+        (Array::from(s), Array::from(l))
+    };
+    let (s0, l0) = column(&["a", "b"], &[0, 1]);
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("s", s0.data_type().clone(), true),
+        Field::new("l", l0.data_type().clone(), true),
+    ]));
+    let (s1, l1) = column(&["c", "b"], &[1, 0, 0]);
+    let (s2, l2) = column(&["b", "a"], &[0, 1, 1]);
+    let batches = [
+        RecordBatch::try_new(schema.clone(), vec![s0.slice(0, 2), l0.slice(0, 2)]).unwrap(),
+        RecordBatch::try_new(schema.clone(), vec![s1.slice(0, 2), l1.slice(0, 2)]).unwrap(),
+        RecordBatch::try_new(schema.clone(), vec![s2.slice(1, 1), l2.slice(1, 1)]).unwrap(),
+    ];
+    let mut w = FileWriter::try_new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    for b in &batches {
+        w.write(b).unwrap();
+    }
+    let (_, read) = super::read_common::read_file(w.finish().unwrap().into()).unwrap();
+    for (got, want) in read.iter().zip(&batches) {
+        for c in 0..2 {
+            assert!(
+                quiver_arrow::compute::logical_eq(&got.columns()[c], &want.columns()[c]),
+                "{:?} vs {:?}",
+                got.columns()[c],
+                want.columns()[c]
+            );
+        }
+    }
 }
 
 #[test]

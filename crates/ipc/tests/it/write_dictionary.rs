@@ -302,3 +302,31 @@ fn writers_refuse_what_they_cannot_write() {
     let b = RecordBatch::try_new(tagged, b.columns().to_vec()).unwrap();
     w.write(&b).unwrap();
 }
+
+/// `Array::with_children` (through which unification re-keys nested dictionaries) rebuilds
+/// every nested layout, sliced ones too, from its own children, and refuses other children.
+#[test]
+fn with_children_rebuilds_every_layout() {
+    for c in super::write_data::all_types() {
+        for a in [
+            c.array.clone(),
+            c.array.slice(1, c.array.len().saturating_sub(2)),
+        ] {
+            let children = a.children();
+            let back = a.with_children(children.clone()).unwrap();
+            assert!(
+                quiver_arrow::compute::logical_eq(&a, &back),
+                "{}: {:?}",
+                c.field.name(),
+                a.data_type()
+            );
+            if let Some(first) = children.first() {
+                let mut shorter = children.clone();
+                shorter[0] = first.slice(0, first.len().saturating_sub(1));
+                if first.len() > 0 {
+                    assert!(a.with_children(shorter).is_err(), "{}", c.field.name());
+                }
+            }
+        }
+    }
+}

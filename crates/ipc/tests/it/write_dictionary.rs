@@ -323,7 +323,7 @@ fn with_children_rebuilds_every_layout() {
             if let Some(first) = children.first() {
                 let mut shorter = children.clone();
                 shorter[0] = first.slice(0, first.len().saturating_sub(1));
-                if first.len() > 0 {
+                if !first.is_empty() {
                     assert!(a.with_children(shorter).is_err(), "{}", c.field.name());
                 }
             }

@@ -492,6 +492,24 @@ def error_cases():
         finish("err-arrow-schemaless", expect="error",
                error_contains=["\"a\"", "001.parquet", "000.parquet"],
                about="fixed_size_list<int64>[2], then list<int64> without ARROW:schema")
+    def with_ids(pairs):
+        """A table of int64 columns `name=id` carrying PARQUET:field_id `fid` each."""
+        fields = [pa.field(c, pa.int64(), metadata={"PARQUET:field_id": str(fid)})
+                  for c, fid in pairs]
+        return pa.table([ids] * len(fields), schema=pa.schema(fields))
+    two("err-field-id-swapped", with_ids([("a", 1), ("b", 2)]), with_ids([("a", 2), ("b", 1)]),
+        ["\"a\"", "field id 2", "field id 1", "001.parquet", "000.parquet"],
+        "the same names with swapped field ids: different columns under one name")
+    two("err-field-id-renamed", with_ids([("a", 1), ("b", 2)]), with_ids([("a", 1), ("c", 2)]),
+        ["\"c\"", "\"b\"", "field id 2", "001.parquet", "000.parquet"],
+        "field id 2 named b, then c (a rename): one column under two names")
+    if wanted("field-ids-partial"):
+        # Ids in one input only are no conflict: the first input's elements are kept.
+        pq.write_table(with_ids([("a", 1), ("b", 2)]), path("field-ids-partial", 0))
+        pq.write_table(pa.table({"a": ids, "b": ids}), path("field-ids-partial", 1))
+        pq.write_table(with_ids([("a", 1), ("b", 2), ("c", 3)]), path("field-ids-partial", 2))
+        finish("field-ids-partial", target_rows=300,
+               about="field ids in the first and third inputs, none in the second")
     req = pa.schema([pa.field("id", pa.int64()), pa.field("customer_id", pa.int64(), False)])
     with_req = pa.table([ids, ids], schema=req)
     two("err-required-missing", with_req, pa.table({"id": ids}),

@@ -1,9 +1,15 @@
 //! The schema of a merged file: the first input's top-level fields in its order, then the
 //! fields only later inputs have, in the order they first appear. A field an input has must
-//! be the same subtree as the output's (names, physical types, repetitions, annotations;
-//! field ids may differ, the first input's are kept); a field an input lacks must be optional
-//! or repeated at the top level, and its leaves are written as nulls (or empty lists) for
-//! that input's rows. Anything else is an error naming the input and the field.
+//! be the same subtree as the output's (names, physical types, repetitions, annotations);
+//! a field an input lacks must be optional or repeated at the top level, and its leaves are
+//! written as nulls (or empty lists) for that input's rows. Anything else is an error naming
+//! the input and the field.
+//!
+//! Field ids (`field_id`, Iceberg's column identity) must agree where both inputs have one:
+//! the same field with two ids, or one id on two fields of the merged schema (a column renamed
+//! in one input), is an error, since the merged file would give one column's values another
+//! column's identity. A field with an id in one input and none in another keeps the first
+//! input's element (its id, or none).
 
 use super::Input;
 use crate::arrow::options::ReadOptions;
@@ -162,6 +168,7 @@ pub(super) fn merge_schema<'a>(inputs: &[Input<'a>]) -> Result<MergedSchema<'a>>
         let d = inputs[i].meta.schema_descr();
         elements.extend_from_slice(&inputs[i].meta.schema()[f..subtree_end(d, f)]);
     }
+    check_unique_ids(inputs, &fields)?;
     let descr = SchemaDescriptor::new(&elements)?;
     let leaves = descr.columns().len();
     let mut maps = Vec::with_capacity(inputs.len());
@@ -219,6 +226,47 @@ pub(super) fn merge_schema<'a>(inputs: &[Input<'a>]) -> Result<MergedSchema<'a>>
     })
 }
 
+/// ` ("element" within it)` for an element below top-level field `top`, else nothing.
+fn within(top: &str, element: &str) -> String {
+    if top == element {
+        String::new()
+    } else {
+        format!(" ({element:?} within it)")
+    }
+}
+
+/// Each field id on the merged schema's elements (`fields`: the input and top-level node of
+/// each output field) must be on one element only, unless the first input itself repeats it.
+fn check_unique_ids(inputs: &[Input<'_>], fields: &[(usize, usize)]) -> Result<()> {
+    let mut seen: std::collections::HashMap<i32, (usize, &str, &str)> =
+        std::collections::HashMap::new();
+    for &(i, f) in fields {
+        let d = inputs[i].meta.schema_descr();
+        let top = d.node(f).name;
+        for e in &inputs[i].meta.schema()[f..subtree_end(d, f)] {
+            let Some(id) = e.field_id else { continue };
+            match seen.get(&id) {
+                Some(&(j, other_top, other)) if i != j => {
+                    return Err(Error::invalid(format!(
+                        "{}: field {top:?}{} has field id {id}, which {} gives to field \
+                         {other_top:?}{}; field ids identify columns, so one column is under \
+                         two names (renamed?)",
+                        inputs[i].name,
+                        within(top, e.name),
+                        inputs[j].name,
+                        within(other_top, other)
+                    )));
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(id, (i, top, e.name));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// For each output leaf, `input`'s leaf (`None` where the input lacks the top-level field),
 /// after checking that every field it has is the output's.
 fn map_input(
@@ -258,6 +306,17 @@ fn map_input(
                 return Err(Error::invalid(format!(
                     "{}: field {name:?} differs from the merged schema's: {diff}",
                     input.name
+                )));
+            }
+            if let (Some(x), Some(y)) = (a.field_id, b.field_id)
+                && x != y
+            {
+                return Err(Error::invalid(format!(
+                    "{}: field {name:?}{} has field id {y}, while {} gives it field id {x}; \
+                     field ids identify columns, so these are different columns under one name",
+                    input.name,
+                    within(name, b.name),
+                    sources[k]
                 )));
             }
         }

@@ -36,7 +36,11 @@ def run_q(args, timeout=60):
     cmd = [Q, '-q'] + args
     try:
         p = subprocess.run(cmd, capture_output=True, timeout=timeout)
-        return p.returncode, p.stderr.decode('utf-8', 'replace')
+        err = p.stderr.decode('utf-8', 'replace')
+        if p.returncode != 0 and not err.strip():
+            # `validate` reports what is wrong on stdout.
+            err = p.stdout.decode('utf-8', 'replace')
+        return p.returncode, err
     except subprocess.TimeoutExpired:
         return 'timeout', ''
 

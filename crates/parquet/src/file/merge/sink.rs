@@ -1,11 +1,15 @@
 //! Where a merge writes: bytes it made, and ranges it copies from input files.
 //!
-//! A range of an input is copied with [`std::io::copy`] from the input's `File` (taking the
-//! range) to the output `File`: on Linux the standard library does this with
-//! `copy_file_range`, which copies inside the kernel, and which file systems that share
-//! extents (Btrfs, XFS) turn into reflinks where the ranges line up with their blocks; it
-//! falls back to `sendfile`, `splice` or a buffered copy where those are not available. An
-//! input without a `File` (bytes in memory) is written from its bytes.
+//! On file systems that share extents or copy on the server (Btrfs, XFS, ZFS, bcachefs, NFS,
+//! SMB), a range of an input is copied with [`std::io::copy`] from the input's `File` (taking
+//! the range) to the output `File`: on Linux the standard library does this with
+//! `copy_file_range`, which those file systems turn into reflinks (where the ranges line up
+//! with their blocks) or server-side copies; it falls back to `sendfile`, `splice` or a
+//! buffered copy where those are not available. Elsewhere (ext4, tmpfs, overlayfs) the
+//! kernel's copy moves the bytes page by page through a pipe, slower than one `write` of the
+//! input's mapped bytes (322 MB of 1,000 files on ext4: 0.25 s against 0.19 s), so the
+//! mapped bytes are written. An input without a `File` (bytes in memory) is written from its
+//! bytes.
 
 use quiver_arrow::{Error, Result};
 use quiver_ipc::write::SyncAhead;
@@ -47,15 +51,52 @@ pub struct FileSink {
     written: u64,
     /// Syncs the file as it is written ([`Self::syncing_ahead`]).
     syncer: Option<SyncAhead>,
+    /// Whether ranges are copied by the kernel (see the module documentation).
+    kernel_copy: bool,
+}
+
+/// Whether the file system of `file` copies ranges between files without moving the bytes
+/// through memory (shared extents or server-side copies).
+#[cfg(target_os = "linux")]
+fn copies_without_moving(file: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // Superblock magic numbers (linux/magic.h; ZFS's and bcachefs's from their sources).
+    const SHARING: [i64; 7] = [
+        0x9123_683e, // Btrfs
+        0x5846_5342, // XFS
+        0x2fc1_2fc1, // ZFS
+        0xca45_1a4e, // bcachefs
+        0x6969,      // NFS
+        0xfe53_4d42, // SMB2
+        0xff53_4d42, // CIFS
+    ];
+    let mut st = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: `fstatfs` writes a `statfs` into the pointer it is given, which points to one;
+    // the descriptor is open for as long as `file` is borrowed.
+    let rc = unsafe { libc::fstatfs(file.as_raw_fd(), st.as_mut_ptr()) };
+    if rc != 0 {
+        return true; // Unknown: the standard library's copy, which falls back by itself.
+    }
+    // SAFETY: `fstatfs` succeeded, so it filled the struct.
+    let st = unsafe { st.assume_init() };
+    #[allow(clippy::unnecessary_cast)] // `f_type`'s width differs between targets.
+    SHARING.contains(&(st.f_type as i64))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn copies_without_moving(_file: &File) -> bool {
+    true
 }
 
 impl FileSink {
     /// A sink appending to `file` (positioned where the merge starts writing).
     pub fn new(file: File) -> FileSink {
+        let kernel_copy = copies_without_moving(&file);
         FileSink {
             out: BufWriter::with_capacity(1 << 20, file),
             written: 0,
             syncer: None,
+            kernel_copy,
         }
     }
 
@@ -70,6 +111,14 @@ impl FileSink {
             false => None,
         };
         Ok(self)
+    }
+
+    /// Copies ranges by the kernel or writes their mapped bytes, whatever the file system
+    /// (tests of both ways).
+    #[cfg(test)]
+    fn with_kernel_copy(mut self, on: bool) -> FileSink {
+        self.kernel_copy = on;
+        self
     }
 
     /// Tells the syncing thread how much reached the file.
@@ -101,7 +150,10 @@ impl MergeSink for FileSink {
         Ok(())
     }
 
-    fn copy_range(&mut self, file: &File, offset: u64, len: u64, _bytes: &[u8]) -> Result<()> {
+    fn copy_range(&mut self, file: &File, offset: u64, len: u64, bytes: &[u8]) -> Result<()> {
+        if !self.kernel_copy {
+            return self.write_bytes(bytes);
+        }
         // `BufWriter<File>` is a writer the standard library's kernel copy recognises (it
         // flushes the buffer first).
         copy_range_to(file, offset, len, &mut self.out)?;
@@ -157,10 +209,11 @@ mod tests {
     use super::*;
 
     /// What a sink over a new temporary file wrote, syncing ahead or not.
-    fn written_through_file_sink(sync: bool, input: &File, bytes: &[u8]) -> Vec<u8> {
+    fn written_through_file_sink(sync: bool, kernel: bool, input: &File, bytes: &[u8]) -> Vec<u8> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out");
         let mut sink = FileSink::new(File::create(&path).unwrap())
+            .with_kernel_copy(kernel)
             .syncing_ahead(sync)
             .unwrap();
         sink.write_bytes(b"PAR1").unwrap();
@@ -182,14 +235,20 @@ mod tests {
         let input_path = dir.path().join("in");
         std::fs::write(&input_path, &bytes).unwrap();
         let input = File::open(&input_path).unwrap();
-        let synced = written_through_file_sink(true, &input, &bytes);
         let mut expected = b"PAR1".to_vec();
         for _ in 0..3 {
             expected.extend_from_slice(&bytes[..5 << 20]);
             expected.extend_from_slice(&bytes[7..7 + (4 << 20)]);
         }
-        assert_eq!(synced.len(), expected.len());
-        assert!(synced == expected, "the synced output differs");
-        assert!(written_through_file_sink(false, &input, &bytes) == expected);
+        for kernel in [true, false] {
+            let synced = written_through_file_sink(true, kernel, &input, &bytes);
+            assert_eq!(synced.len(), expected.len());
+            assert!(
+                synced == expected,
+                "the synced output differs (kernel copy {kernel})"
+            );
+            let unsynced = written_through_file_sink(false, kernel, &input, &bytes);
+            assert!(unsynced == expected, "kernel copy {kernel}");
+        }
     }
 }

@@ -10,7 +10,7 @@
 use crate::format::Type;
 use quiver_arrow::array::{DictionaryArray, FixedSizeBinaryArray, PrimitiveArray, RunEndArray};
 use quiver_arrow::buffer::{Bitmap, Buffer, MutableBuffer, OffsetBuffer};
-use quiver_arrow::native::I256;
+use quiver_arrow::native::{I128, I256};
 use quiver_arrow::{Array, Error, Result};
 
 /// One leaf column of the written schema: what [`to_physical`] and the column writer need.
@@ -291,23 +291,72 @@ where
     F: Fn(T) -> Option<U>,
 {
     let values = p.values().as_slice();
-    // One pass without a branch per value; only when some value does not convert, a second
-    // looks for the first valid one among them (null slots' values are not data).
+    // One pass without a branch per value, straight into the output buffer; only when some
+    // value does not convert, a second looks for the first valid one among them (null slots'
+    // values are not data).
     let mut all = true;
-    let out: Vec<U> = values
-        .iter()
-        .map(|&v| {
-            let r = f(v);
-            all &= r.is_some();
-            r.unwrap_or_default()
-        })
-        .collect();
-    let bad = (!all)
-        .then(|| (0..values.len()).find(|&i| f(values[i]).is_none() && p.is_valid(i)))
-        .flatten();
-    match bad {
+    let mut buf =
+        MutableBuffer::zeroed(std::mem::size_of_val(values) / size_of::<T>() * size_of::<U>());
+    for (o, &v) in buf.typed_mut::<U>().iter_mut().zip(values) {
+        let r = f(v);
+        all &= r.is_some();
+        *o = r.unwrap_or_default();
+    }
+    if !all {
+        first_invalid(p, what, |i| f(values[i]).is_none())?;
+    }
+    Ok(Buffer::from(buf))
+}
+
+/// The error for the first valid value of `p` that `bad` says does not convert, if any.
+fn first_invalid<T>(p: &PrimitiveArray<T>, what: &str, bad: impl Fn(usize) -> bool) -> Result<()>
+where
+    T: quiver_arrow::array::PrimitiveType + std::fmt::Display,
+{
+    let values = p.values().as_slice();
+    match (0..values.len()).find(|&i| bad(i) && p.is_valid(i)) {
         Some(i) => Err(Error::invalid(format!("value {i} ({}) {what}", values[i]))),
-        None => Ok(Buffer::from(out)),
+        None => Ok(()),
+    }
+}
+
+/// Decimal128 values as 64-bit (`NARROW32` false) or 32-bit integers: the low bits kept, and
+/// whether each fits checked by comparing the high word (and for 32 bits the low word's upper
+/// half) with the sign of what is kept, OR-ed over the array: no branch per value, so the
+/// loop vectorizes. A valid value beyond the narrower type is an error.
+fn narrow_i128<const NARROW32: bool>(p: &PrimitiveArray<I128>) -> Result<Array> {
+    let values = p.values().as_slice();
+    let width = if NARROW32 { 4 } else { 8 };
+    let mut buf = MutableBuffer::zeroed(values.len() * width);
+    let fits = |v: I128| {
+        let [lo, hi] = v.0;
+        let kept = if NARROW32 {
+            lo as i32 as i64
+        } else {
+            lo as i64
+        };
+        ((kept as u64) ^ lo) | (((kept >> 63) as u64) ^ hi)
+    };
+    let mut bad = 0u64;
+    if NARROW32 {
+        for (o, &v) in buf.typed_mut::<i32>().iter_mut().zip(values) {
+            bad |= fits(v);
+            *o = v.0[0] as i32;
+        }
+    } else {
+        for (o, &v) in buf.typed_mut::<i64>().iter_mut().zip(values) {
+            bad |= fits(v);
+            *o = v.0[0] as i64;
+        }
+    }
+    if bad != 0 {
+        first_invalid(p, BEYOND_PRECISION, |i| fits(values[i]) != 0)?;
+    }
+    let validity = p.validity();
+    if NARROW32 {
+        primitive(Buffer::<i32>::from(buf), validity)
+    } else {
+        primitive(Buffer::<i64>::from(buf), validity)
     }
 }
 
@@ -371,8 +420,8 @@ fn decimal(array: &Array, to: DecimalStorage) -> Result<Array> {
             primitive(values, p.validity())
         }
         (Array::I64(p), DecimalStorage::Int32) => narrow(p, |v| i32::try_from(v).ok()),
-        (Array::I128(p), DecimalStorage::Int32) => narrow(p, |v| i32::try_from(v.to_i128()).ok()),
-        (Array::I128(p), DecimalStorage::Int64) => narrow(p, |v| i64::try_from(v.to_i128()).ok()),
+        (Array::I128(p), DecimalStorage::Int32) => narrow_i128::<true>(p),
+        (Array::I128(p), DecimalStorage::Int64) => narrow_i128::<false>(p),
         (Array::I256(p), DecimalStorage::Int32) => {
             narrow(p, |v| v.to_i128().and_then(|v| i32::try_from(v).ok()))
         }

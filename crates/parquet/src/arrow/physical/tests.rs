@@ -415,3 +415,65 @@ fn fixed_size_decimals_are_the_last_big_endian_bytes() {
         }
     }
 }
+
+/// Decimal128 narrowed to INT32 and INT64 storage: every value whose i128 fits the integer
+/// type comes out as `i32::try_from` / `i64::try_from` gives it, the first valid one that does
+/// not fit is the error, and values hidden under nulls do not count.
+#[test]
+fn decimal128_narrowing_matches_try_from() {
+    let t = DataType::Decimal128 {
+        precision: 38,
+        scale: 0,
+    };
+    let edges: Vec<i128> = [0i128, 1, -1, 2, -2]
+        .into_iter()
+        .chain([i32::MAX, i32::MIN].map(i128::from))
+        .chain([i64::MAX, i64::MIN].map(i128::from))
+        .flat_map(|v| [v - 1, v, v + 1])
+        .chain([1 << 64, -(1 << 64), (1 << 64) - 1, i128::MAX, i128::MIN + 1])
+        .chain([0xFFFF_FFFFi128, 0x1_0000_0000, -0x8000_0001])
+        .collect();
+    for storage in [DecimalStorage::Int32, DecimalStorage::Int64] {
+        let fits = |v: i128| match storage {
+            DecimalStorage::Int32 => i32::try_from(v).is_ok(),
+            _ => i64::try_from(v).is_ok(),
+        };
+        let ok: Vec<i128> = edges.iter().copied().filter(|&v| fits(v)).collect();
+        let array = typed(
+            ok.iter().map(|&v| Some(I128::from_i128(v))).collect(),
+            t.clone(),
+        );
+        let got = decimal(&array, storage).unwrap();
+        let back: Vec<i128> = match &got {
+            Array::I32(p) => p.values().iter().map(i128::from).collect(),
+            Array::I64(p) => p.values().iter().map(i128::from).collect(),
+            other => panic!("{:?}", other.data_type()),
+        };
+        assert_eq!(back, ok, "{storage:?}");
+        for &bad in edges.iter().filter(|&&v| !fits(v)) {
+            // Valid: an error naming it. Under a null: no error.
+            let mut v: Vec<Option<I128>> = ok.iter().map(|&v| Some(I128::from_i128(v))).collect();
+            v.insert(3, Some(I128::from_i128(bad)));
+            let e = decimal(&typed(v.clone(), t.clone()), storage)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("value 3 (") && e.contains("beyond its precision"),
+                "{e}"
+            );
+            v[3] = None;
+            let with_null = typed(v, t.clone());
+            let Array::I128(p) = &with_null else {
+                unreachable!()
+            };
+            let mut raw: Vec<I128> = p.values().as_slice().to_vec();
+            raw[3] = I128::from_i128(bad);
+            let hidden = Array::I128(
+                PrimitiveArray::new(raw.iter().copied().collect::<Buffer<I128>>())
+                    .with_validity(p.validity().cloned())
+                    .unwrap(),
+            );
+            assert!(decimal(&hidden, storage).is_ok(), "{storage:?} {bad}");
+        }
+    }
+}

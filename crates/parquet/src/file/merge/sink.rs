@@ -43,6 +43,10 @@ impl MergeSink for Vec<u8> {
     }
 }
 
+/// Ranges of at least this many bytes are written to the file directly, not through the
+/// sink's buffer.
+const DIRECT_WRITE: usize = 64 << 10;
+
 /// A sink over a file: small writes buffered, ranges copied between files by the kernel.
 #[derive(Debug)]
 pub struct FileSink {
@@ -152,7 +156,16 @@ impl MergeSink for FileSink {
 
     fn copy_range(&mut self, file: &File, offset: u64, len: u64, bytes: &[u8]) -> Result<()> {
         if !self.kernel_copy {
-            return self.write_bytes(bytes);
+            if bytes.len() < DIRECT_WRITE {
+                return self.write_bytes(bytes);
+            }
+            // Written from the mapped input itself: through the buffer it would be copied
+            // twice (into the buffer, then into the page cache).
+            self.out.flush().map_err(io_error)?;
+            self.out.get_mut().write_all(bytes).map_err(io_error)?;
+            self.written += len;
+            self.report();
+            return Ok(());
         }
         // `BufWriter<File>` is a writer the standard library's kernel copy recognises (it
         // flushes the buffer first).
@@ -222,6 +235,8 @@ mod tests {
             sink.write_bytes(&bytes[..5 << 20]).unwrap();
             sink.copy_range(input, 7, 4 << 20, &bytes[7..7 + (4 << 20)])
                 .unwrap();
+            // A range small enough to go through the buffer.
+            sink.copy_range(input, 3, 1000, &bytes[3..1003]).unwrap();
         }
         sink.flush().unwrap();
         drop(sink.into_file().unwrap());
@@ -239,6 +254,7 @@ mod tests {
         for _ in 0..3 {
             expected.extend_from_slice(&bytes[..5 << 20]);
             expected.extend_from_slice(&bytes[7..7 + (4 << 20)]);
+            expected.extend_from_slice(&bytes[3..1003]);
         }
         for kernel in [true, false] {
             let synced = written_through_file_sink(true, kernel, &input, &bytes);

@@ -43,8 +43,8 @@ impl MergeSink for Vec<u8> {
     }
 }
 
-/// Ranges of at least this many bytes are written to the file directly, not through the
-/// sink's buffer.
+/// Writes (and ranges written from their bytes) of at least this many bytes go to the file
+/// directly, not through the sink's buffer.
 const DIRECT_WRITE: usize = 64 << 10;
 
 /// A sink over a file: small writes buffered, ranges copied between files by the kernel.
@@ -148,7 +148,14 @@ fn io_error(e: std::io::Error) -> Error {
 
 impl MergeSink for FileSink {
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
-        self.out.write_all(bytes).map_err(io_error)?;
+        if bytes.len() < DIRECT_WRITE {
+            self.out.write_all(bytes).map_err(io_error)?;
+        } else {
+            // Written from where they are (a built column chunk, a mapped input): through
+            // the buffer they would be copied twice (into it, then into the page cache).
+            self.out.flush().map_err(io_error)?;
+            self.out.get_mut().write_all(bytes).map_err(io_error)?;
+        }
         self.written += bytes.len() as u64;
         self.report();
         Ok(())
@@ -156,16 +163,7 @@ impl MergeSink for FileSink {
 
     fn copy_range(&mut self, file: &File, offset: u64, len: u64, bytes: &[u8]) -> Result<()> {
         if !self.kernel_copy {
-            if bytes.len() < DIRECT_WRITE {
-                return self.write_bytes(bytes);
-            }
-            // Written from the mapped input itself: through the buffer it would be copied
-            // twice (into the buffer, then into the page cache).
-            self.out.flush().map_err(io_error)?;
-            self.out.get_mut().write_all(bytes).map_err(io_error)?;
-            self.written += len;
-            self.report();
-            return Ok(());
+            return self.write_bytes(bytes);
         }
         // `BufWriter<File>` is a writer the standard library's kernel copy recognises (it
         // flushes the buffer first).

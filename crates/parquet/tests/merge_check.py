@@ -33,7 +33,7 @@ starts with the check that found it:
 - stats / size_stats / page_index / bloom: merge_meta.py;
 - sorting: claimed sorting_columns (by column path) hold in the data; verbatim keeps every input
   row group's; coalesce keeps them where case.json's sorted_survives_coalesce says so;
-- field_ids: every schema node's field_id is the first input's with that path.
+- field_ids: every schema node's field_id is that of the first input with an id at that path.
 """
 import json
 import math
@@ -159,12 +159,24 @@ def arrow_schemas(ck):
     return out
 
 
+def int32_keys(t):
+    """`t` with every dictionary's keys (at any depth) int32."""
+    if pa.types.is_dictionary(t):
+        return pa.dictionary(pa.int32(), t.value_type, t.ordered)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        f = t.value_field.with_type(int32_keys(t.value_type))
+        return pa.list_(f) if pa.types.is_list(t) else pa.large_list(f)
+    if pa.types.is_struct(t):
+        return pa.struct([t.field(i).with_type(int32_keys(t.field(i).type))
+                          for i in range(t.num_fields)])
+    return t
+
+
 def widened(ck, g):
-    """Field `g` as a coalescing merge writes it: dictionary keys the case names as joined
-    past their range (`arrow_keys_widened`) become int32."""
+    """Field `g` as a coalescing merge writes it: in the fields the case names as joined past
+    their dictionaries' key range (`arrow_keys_widened`), keys become int32."""
     if ck.mode == "coalesce" and g.name in ck.case.get("arrow_keys_widened", []):
-        t = g.type
-        return g.with_type(pa.dictionary(pa.int32(), t.value_type, t.ordered))
+        return g.with_type(int32_keys(g.type))
     return g
 
 
@@ -314,7 +326,8 @@ def check_field_ids(ck, metas, out_meta):
     want = {}
     for m in metas:
         for n in T.nodes(m):
-            want.setdefault(n["path"], n["el"].get(9))
+            if want.get(n["path"]) is None:  # the first input's id, or a later one's
+                want[n["path"]] = n["el"].get(9)
     for n in T.nodes(out_meta):
         if n["path"] in want and n["el"].get(9) != want[n["path"]]:
             ck.fail("field_ids", f"{n['path']}: field_id {n['el'].get(9)}, "

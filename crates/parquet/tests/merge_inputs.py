@@ -414,6 +414,19 @@ def schema_cases():
                            path("dict-int8-widened", i))
         finish("dict-int8-widened", target_rows=600, arrow_keys_widened=["c"],
                about="dictionary<int8> columns of 100 values each, joined into one row group")
+    if wanted("dict-int8-nested-widened"):
+        # The same inside a list and a struct: the keys of nested dictionaries widen too.
+        for i in range(2):
+            vals = pa.array([f"n{i}-{j:03}" for j in range(100)])
+            d = pa.DictionaryArray.from_arrays(pa.array([j % 100 for j in range(300)],
+                                                        pa.int8()), vals)
+            offsets = pa.array(range(0, 301, 3), pa.int32())
+            t = pa.table({"l": pa.ListArray.from_arrays(offsets, d),
+                          "s": pa.StructArray.from_arrays([d.slice(0, 100)], ["d"])})
+            pq.write_table(t, path("dict-int8-nested-widened", i))
+        finish("dict-int8-nested-widened", target_rows=600, arrow_keys_widened=["l", "s"],
+               about="list<dictionary<int8>> and struct<d: dictionary<int8>> of 100 values "
+                     "each, joined into one row group")
     if wanted("tz-names"):
         for i, tz in enumerate(["UTC", "Europe/Paris", "America/New_York"]):
             t = pa.table({"id": pa.array(range(i * 100, i * 100 + 100), pa.int64()),
@@ -503,6 +516,27 @@ def error_cases():
     two("err-field-id-renamed", with_ids([("a", 1), ("b", 2)]), with_ids([("a", 1), ("c", 2)]),
         ["\"c\"", "\"b\"", "field id 2", "001.parquet", "000.parquet"],
         "field id 2 named b, then c (a rename): one column under two names")
+    def some_ids(pairs):
+        fields = [pa.field(c, pa.int64(), metadata=None if fid is None
+                           else {"PARQUET:field_id": str(fid)}) for c, fid in pairs]
+        return pa.table([ids] * len(fields), schema=pa.schema(fields))
+    two("err-field-id-partial-rename", some_ids([("a", 1), ("b", None)]),
+        some_ids([("a", None), ("b", 1)]),
+        ["\"b\"", "\"a\"", "field id 1", "001.parquet", "000.parquet"],
+        "id 1 on a in the first file and on b in the second, no other ids: a rename")
+    if wanted("err-field-id-nested-rename"):
+        st = pa.struct([pa.field("x", pa.int64(), metadata={"PARQUET:field_id": "1"})])
+        pq.write_table(pa.table({"s": pa.array([{"x": 1}] * n, st)}),
+                       path("err-field-id-nested-rename", 0))
+        pq.write_table(with_ids([("a", 1)]), path("err-field-id-nested-rename", 1))
+        finish("err-field-id-nested-rename", expect="error",
+               error_contains=["\"a\"", "\"x\" within it", "001.parquet", "000.parquet"],
+               about="id 1 on struct child s.x, then on a top-level column a")
+    if wanted("field-ids-later"):
+        # The first input has no ids: the merged file takes the second's.
+        pq.write_table(pa.table({"a": ids, "b": ids}), path("field-ids-later", 0))
+        pq.write_table(with_ids([("a", 1), ("b", 2)]), path("field-ids-later", 1))
+        finish("field-ids-later", target_rows=200, about="ids only in the second input")
     if wanted("field-ids-partial"):
         # Ids in one input only are no conflict: the first input's elements are kept.
         pq.write_table(with_ids([("a", 1), ("b", 2)]), path("field-ids-partial", 0))

@@ -8,8 +8,8 @@
 //! Field ids (`field_id`, Iceberg's column identity) must agree where both inputs have one:
 //! the same field with two ids, or one id on two fields of the merged schema (a column renamed
 //! in one input), is an error, since the merged file would give one column's values another
-//! column's identity. A field with an id in one input and none in another keeps the first
-//! input's element (its id, or none).
+//! column's identity. An element gets the id of the first input that gives it one, so inputs
+//! without ids (or with ids on some fields only) merge with those that have them.
 
 use super::Input;
 use crate::arrow::options::ReadOptions;
@@ -168,7 +168,6 @@ pub(super) fn merge_schema<'a>(inputs: &[Input<'a>]) -> Result<MergedSchema<'a>>
         let d = inputs[i].meta.schema_descr();
         elements.extend_from_slice(&inputs[i].meta.schema()[f..subtree_end(d, f)]);
     }
-    check_unique_ids(inputs, &fields)?;
     let descr = SchemaDescriptor::new(&elements)?;
     let leaves = descr.columns().len();
     let mut maps = Vec::with_capacity(inputs.len());
@@ -177,9 +176,20 @@ pub(super) fn merge_schema<'a>(inputs: &[Input<'a>]) -> Result<MergedSchema<'a>>
         .iter()
         .map(|&(i, _)| inputs[i].name.as_str())
         .collect();
+    // Per input, the field id it gives each output element (where it has the element).
+    let mut ids = Vec::with_capacity(inputs.len());
     for input in inputs {
-        maps.push(map_input(input, &descr, &elements, &sources)?);
+        let mut input_ids = vec![None; elements.len()];
+        maps.push(map_input(
+            input,
+            &descr,
+            &elements,
+            &sources,
+            &mut input_ids,
+        )?);
+        ids.push(input_ids);
     }
+    let tops = top_names(&descr, elements.len());
     let mut orders = Vec::with_capacity(leaves);
     let mut column_orders = Vec::with_capacity(leaves);
     for (c, col) in descr.columns().iter().enumerate() {
@@ -212,6 +222,9 @@ pub(super) fn merge_schema<'a>(inputs: &[Input<'a>]) -> Result<MergedSchema<'a>>
         .iter()
         .map(|c| c.path.iter().map(|p| p.to_string()).collect())
         .collect();
+    let tops: Vec<String> = tops.into_iter().map(str::to_string).collect();
+    drop(descr);
+    resolve_field_ids(inputs, &ids, &tops, &mut elements)?;
     Ok(MergedSchema {
         elements,
         maps,
@@ -235,33 +248,74 @@ fn within(top: &str, element: &str) -> String {
     }
 }
 
-/// Each field id on the merged schema's elements (`fields`: the input and top-level node of
-/// each output field) must be on one element only, unless the first input itself repeats it.
-fn check_unique_ids(inputs: &[Input<'_>], fields: &[(usize, usize)]) -> Result<()> {
-    let mut seen: std::collections::HashMap<i32, (usize, &str, &str)> =
-        std::collections::HashMap::new();
-    for &(i, f) in fields {
-        let d = inputs[i].meta.schema_descr();
-        let top = d.node(f).name;
-        for e in &inputs[i].meta.schema()[f..subtree_end(d, f)] {
-            let Some(id) = e.field_id else { continue };
-            match seen.get(&id) {
-                Some(&(j, other_top, other)) if i != j => {
+/// The top-level field name of each of the `n` elements (the root's is empty).
+fn top_names<'a>(descr: &SchemaDescriptor<'a>, n: usize) -> Vec<&'a str> {
+    let mut tops = vec![""; n];
+    for &f in descr.fields() {
+        for t in &mut tops[f..subtree_end(descr, f)] {
+            *t = descr.node(f).name;
+        }
+    }
+    tops
+}
+
+/// Gives each output element the field id the first input with one gives it, after checking
+/// that the inputs agree: an element with two ids (different columns under one name), or one
+/// id on two elements (one column under two names, a rename), is an error naming both inputs.
+/// `ids[j][e]`: the id input `j` gives element `e`; `tops[e]`: its top-level field's name.
+fn resolve_field_ids(
+    inputs: &[Input<'_>],
+    ids: &[Vec<Option<i32>>],
+    tops: &[String],
+    elements: &mut [SchemaElement<'_>],
+) -> Result<()> {
+    // Element index → (id, the input it came from).
+    let mut chosen: Vec<Option<(i32, usize)>> = vec![None; elements.len()];
+    for (j, input_ids) in ids.iter().enumerate() {
+        for (e, id) in input_ids.iter().enumerate() {
+            let Some(id) = *id else { continue };
+            match chosen[e] {
+                None => chosen[e] = Some((id, j)),
+                Some((x, i)) if x != id => {
                     return Err(Error::invalid(format!(
-                        "{}: field {top:?}{} has field id {id}, which {} gives to field \
-                         {other_top:?}{}; field ids identify columns, so one column is under \
-                         two names (renamed?)",
-                        inputs[i].name,
-                        within(top, e.name),
+                        "{}: field {:?}{} has field id {id}, while {} gives it field id {x}; \
+                         field ids identify columns, so these are different columns under one \
+                         name",
                         inputs[j].name,
-                        within(other_top, other)
+                        tops[e],
+                        within(&tops[e], elements[e].name),
+                        inputs[i].name
                     )));
                 }
                 Some(_) => {}
-                None => {
-                    seen.insert(id, (i, top, e.name));
-                }
             }
+        }
+    }
+    let mut owner: std::collections::HashMap<i32, (usize, usize)> =
+        std::collections::HashMap::new();
+    for (e, c) in chosen.iter().enumerate() {
+        let Some((id, j)) = *c else { continue };
+        if let Some(&(other, i)) = owner.get(&id) {
+            // Two elements of one input with one id are that input's own business.
+            if i != j {
+                return Err(Error::invalid(format!(
+                    "{}: field {:?}{} has field id {id}, which {} gives to field {:?}{}; field \
+                     ids identify columns, so one column is under two names (renamed?)",
+                    inputs[j].name,
+                    tops[e],
+                    within(&tops[e], elements[e].name),
+                    inputs[i].name,
+                    tops[other],
+                    within(&tops[other], elements[other].name)
+                )));
+            }
+            continue;
+        }
+        owner.insert(id, (e, j));
+    }
+    for (el, c) in elements.iter_mut().zip(&chosen) {
+        if el.field_id.is_none() {
+            el.field_id = c.map(|(id, _)| id);
         }
     }
     Ok(())
@@ -274,6 +328,7 @@ fn map_input(
     out: &SchemaDescriptor<'_>,
     out_elements: &[SchemaElement<'_>],
     sources: &[&str],
+    ids: &mut [Option<i32>],
 ) -> Result<Vec<Option<usize>>> {
     let d = input.meta.schema_descr();
     let elements = input.meta.schema();
@@ -301,24 +356,18 @@ fn map_input(
                 out_range.len()
             )));
         }
-        for (a, b) in out_elements[out_range].iter().zip(&elements[in_range]) {
+        for ((a, b), id) in out_elements[out_range.clone()]
+            .iter()
+            .zip(&elements[in_range])
+            .zip(&mut ids[out_range])
+        {
             if let Some(diff) = difference(a, b) {
                 return Err(Error::invalid(format!(
                     "{}: field {name:?} differs from the merged schema's: {diff}",
                     input.name
                 )));
             }
-            if let (Some(x), Some(y)) = (a.field_id, b.field_id)
-                && x != y
-            {
-                return Err(Error::invalid(format!(
-                    "{}: field {name:?}{} has field id {y}, while {} gives it field id {x}; \
-                     field ids identify columns, so these are different columns under one name",
-                    input.name,
-                    within(name, b.name),
-                    sources[k]
-                )));
-            }
+            *id = b.field_id;
         }
         for (o, i) in out.column_range(of).zip(d.column_range(f)) {
             map[o] = Some(i);
@@ -517,38 +566,27 @@ pub(super) fn widen_dictionary_keys(
         return Ok(None);
     };
     let mut widened = Vec::new();
-    let fields: Vec<_> = stored
-        .fields
-        .iter()
-        .map(|f| {
-            let DataType::Dictionary {
-                key,
-                value,
-                ordered,
-            } = f.data_type()
-            else {
-                return f.clone();
-            };
-            let leaf = schema
-                .paths_in_schema
-                .iter()
-                .position(|p| p.len() == 1 && p[0] == f.name());
-            let overflows = leaf.is_some_and(|l| {
-                let (entries, unknown) = dictionaries[l];
-                key.bit_width() < 32 && (unknown || (entries > 0 && !key.holds(entries - 1)))
-            });
-            if !overflows {
-                return f.clone();
-            }
-            widened.push(f.name().to_string());
-            let t = DataType::Dictionary {
-                key: quiver_arrow::IntegerType::Int32,
-                value: value.clone(),
-                ordered: *ordered,
-            };
-            Arc::new(Field::new(f.name(), t, f.is_nullable()).with_metadata(f.metadata().clone()))
-        })
-        .collect();
+    let mut fields = Vec::with_capacity(stored.fields.len());
+    for f in stored.fields.iter() {
+        // The output's leaves of this field follow one another from its first (depth-first,
+        // as the Arrow type's leaves do).
+        let first = schema
+            .paths_in_schema
+            .iter()
+            .position(|p| p.first().is_some_and(|n| n == f.name()));
+        let Some(mut leaf) = first else {
+            fields.push(f.clone());
+            continue;
+        };
+        let mut at = vec![f.name().to_string()];
+        fields.push(widen_field(
+            f,
+            &mut leaf,
+            dictionaries,
+            &mut at,
+            &mut widened,
+        ));
+    }
     if widened.is_empty() {
         return Ok(None);
     }
@@ -558,6 +596,69 @@ pub(super) fn widen_dictionary_keys(
     let mut kv = kv.to_vec();
     kv[at].1 = Some(value.into_bytes());
     Ok(Some((kv, widened)))
+}
+
+/// `f` with int32 keys for each dictionary (at any depth) with int8/int16 keys that cannot
+/// index its leaf's row groups (`dictionaries[leaf]`: the most entries of a row group's
+/// dictionary page, and whether some pages are not dictionary-encoded); `leaf` is the index of
+/// `f`'s first Parquet leaf and moves past its leaves; `at` is its dotted path, and the paths
+/// widened are added to `widened`.
+fn widen_field(
+    f: &Arc<Field>,
+    leaf: &mut usize,
+    dictionaries: &[(usize, bool)],
+    at: &mut Vec<String>,
+    widened: &mut Vec<String>,
+) -> Arc<Field> {
+    let mut child = |c: &Arc<Field>, leaf: &mut usize, widened: &mut Vec<String>| {
+        at.push(c.name().to_string());
+        let w = widen_field(c, leaf, dictionaries, at, widened);
+        at.pop();
+        w
+    };
+    let t = match f.data_type() {
+        DataType::Dictionary {
+            key,
+            value,
+            ordered,
+        } => {
+            let (entries, unknown) = dictionaries.get(*leaf).copied().unwrap_or((0, false));
+            *leaf += 1;
+            let overflows =
+                key.bit_width() < 32 && (unknown || (entries > 0 && !key.holds(entries - 1)));
+            if !overflows {
+                return f.clone();
+            }
+            widened.push(at.join("."));
+            DataType::Dictionary {
+                key: quiver_arrow::IntegerType::Int32,
+                value: value.clone(),
+                ordered: *ordered,
+            }
+        }
+        DataType::List(c) => DataType::List(child(c, leaf, widened)),
+        DataType::LargeList(c) => DataType::LargeList(child(c, leaf, widened)),
+        DataType::ListView(c) => DataType::ListView(child(c, leaf, widened)),
+        DataType::LargeListView(c) => DataType::LargeListView(child(c, leaf, widened)),
+        DataType::FixedSizeList(c, n) => DataType::FixedSizeList(child(c, leaf, widened), *n),
+        DataType::Map(c, sorted) => DataType::Map(child(c, leaf, widened), *sorted),
+        DataType::RunEndEncoded(ends, values) => {
+            DataType::RunEndEncoded(ends.clone(), child(values, leaf, widened))
+        }
+        DataType::Struct(children) => {
+            let children: Vec<Arc<Field>> =
+                children.iter().map(|c| child(c, leaf, widened)).collect();
+            DataType::Struct(children.into())
+        }
+        _ => {
+            *leaf += 1;
+            return f.clone();
+        }
+    };
+    if &t == f.data_type() {
+        return f.clone();
+    }
+    Arc::new(f.as_ref().clone().with_data_type(t))
 }
 
 /// The `ARROW:schema` value of the merged schema: each output field as the input it came

@@ -76,6 +76,8 @@ pub struct EncodedChunk {
     /// The values the dictionary held and their bytes (byte arrays), fallen back or not: the
     /// room the next chunk of the column reserves ([`ColumnChunkWriter::with_dictionary_room`]).
     pub dictionary_room: (usize, usize),
+    /// Entries of the dictionary page (0 when there is none).
+    pub dictionary_entries: usize,
 }
 
 /// Where a leaf sits in the schema tree.
@@ -769,6 +771,7 @@ impl ColumnChunkWriter {
         let distinct_count = self.distinct_count();
         Ok(EncodedChunk {
             dictionary_room: self.dict.room(),
+            dictionary_entries: if self.dict_pages { self.dict.len() } else { 0 },
             distinct_count,
             dictionary_page,
             data_pages: self.data,

@@ -21,6 +21,70 @@ pub fn encode_arrow_schema(mut schema: Schema) -> Result<String> {
     Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
 }
 
+/// `f` with int32 keys for each dictionary (at any depth) with int8/int16 keys that cannot
+/// index its leaf's row groups (readers fail on such a file: pyarrow with 'Integer value 128
+/// not in range') (`dictionaries[leaf]`: the most entries of a row group's
+/// dictionary page, and whether some pages are not dictionary-encoded); `leaf` is the index of
+/// `f`'s first Parquet leaf and moves past its leaves; `at` is its dotted path, and the paths
+/// widened are added to `widened`.
+pub(crate) fn widen_keys(
+    f: &Arc<Field>,
+    leaf: &mut usize,
+    dictionaries: &[(usize, bool)],
+    at: &mut Vec<String>,
+    widened: &mut Vec<String>,
+) -> Arc<Field> {
+    let mut child = |c: &Arc<Field>, leaf: &mut usize, widened: &mut Vec<String>| {
+        at.push(c.name().to_string());
+        let w = widen_keys(c, leaf, dictionaries, at, widened);
+        at.pop();
+        w
+    };
+    let t = match f.data_type() {
+        DataType::Dictionary {
+            key,
+            value,
+            ordered,
+        } => {
+            let (entries, unknown) = dictionaries.get(*leaf).copied().unwrap_or((0, false));
+            *leaf += 1;
+            let overflows =
+                key.bit_width() < 32 && (unknown || (entries > 0 && !key.holds(entries - 1)));
+            if !overflows {
+                return f.clone();
+            }
+            widened.push(at.join("."));
+            DataType::Dictionary {
+                key: quiver_arrow::IntegerType::Int32,
+                value: value.clone(),
+                ordered: *ordered,
+            }
+        }
+        DataType::List(c) => DataType::List(child(c, leaf, widened)),
+        DataType::LargeList(c) => DataType::LargeList(child(c, leaf, widened)),
+        DataType::ListView(c) => DataType::ListView(child(c, leaf, widened)),
+        DataType::LargeListView(c) => DataType::LargeListView(child(c, leaf, widened)),
+        DataType::FixedSizeList(c, n) => DataType::FixedSizeList(child(c, leaf, widened), *n),
+        DataType::Map(c, sorted) => DataType::Map(child(c, leaf, widened), *sorted),
+        DataType::RunEndEncoded(ends, values) => {
+            DataType::RunEndEncoded(ends.clone(), child(values, leaf, widened))
+        }
+        DataType::Struct(children) => {
+            let children: Vec<Arc<Field>> =
+                children.iter().map(|c| child(c, leaf, widened)).collect();
+            DataType::Struct(children.into())
+        }
+        _ => {
+            *leaf += 1;
+            return f.clone();
+        }
+    };
+    if &t == f.data_type() {
+        return f.clone();
+    }
+    Arc::new(f.as_ref().clone().with_data_type(t))
+}
+
 /// Decodes the value of `ARROW:schema`.
 pub fn decode_arrow_schema(value: &[u8]) -> Result<Schema> {
     let trimmed = value.trim_ascii();

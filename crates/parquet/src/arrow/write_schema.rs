@@ -137,6 +137,37 @@ impl WriteSchema {
     pub fn arrow_schema_value(&self) -> Result<String> {
         super::restore::encode_arrow_schema((*self.schema).clone())
     }
+
+    /// [`WriteSchema::arrow_schema_value`] with int32 keys for the dictionaries (at any depth)
+    /// whose int8/int16 keys cannot index the most entries a dictionary page of their leaf
+    /// held (`dictionary_entries`, per leaf; batches with other dictionaries are written into
+    /// one), and the dotted paths of the fields widened. `first_leaves[i]`: the first leaf of
+    /// top-level field `i`.
+    pub fn arrow_schema_value_for(
+        &self,
+        first_leaves: &[usize],
+        dictionary_entries: &[usize],
+    ) -> Result<(String, Vec<String>)> {
+        let known: Vec<(usize, bool)> = dictionary_entries.iter().map(|&e| (e, false)).collect();
+        let mut widened = Vec::new();
+        let mut fields = Vec::with_capacity(self.schema.fields.len());
+        for (f, &first) in self.schema.fields.iter().zip(first_leaves) {
+            let (mut leaf, mut at) = (first, vec![f.name().to_string()]);
+            fields.push(super::restore::widen_keys(
+                f,
+                &mut leaf,
+                &known,
+                &mut at,
+                &mut widened,
+            ));
+        }
+        if widened.is_empty() {
+            return Ok((self.arrow_schema_value()?, widened));
+        }
+        let mut out = Schema::new(fields);
+        out.metadata = self.schema.metadata.clone();
+        Ok((super::restore::encode_arrow_schema(out)?, widened))
+    }
 }
 
 /// The field id a field's metadata carries, as Arrow C++ reads it: a non-negative `i32`;

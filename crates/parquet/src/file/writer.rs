@@ -129,6 +129,8 @@ pub struct FileWriter<W: Write> {
     blocks: BlockPool,
     /// Per leaf, the room the last row group's dictionary took (values, bytes).
     dictionary_room: Vec<(usize, usize)>,
+    /// Per leaf, the most entries a dictionary page held (for `ARROW:schema`'s key widths).
+    dictionary_entries: Vec<usize>,
     group_rows: u64,
     groups: Vec<GroupRecord>,
     rows: u64,
@@ -186,6 +188,7 @@ impl<W: Write> FileWriter<W> {
             writers: Vec::new(),
             blocks: BlockPool::new(),
             dictionary_room: Vec::new(),
+            dictionary_entries: Vec::new(),
             group_rows: 0,
             groups: Vec::new(),
             rows: 0,
@@ -292,6 +295,10 @@ impl<W: Write> FileWriter<W> {
                 .threads
                 .run_jobs(writers, || ColumnChunkWriter::finish, || {})?;
         self.dictionary_room = chunks.iter().map(|c| c.dictionary_room).collect();
+        self.dictionary_entries.resize(chunks.len(), 0);
+        for (most, c) in self.dictionary_entries.iter_mut().zip(&chunks) {
+            *most = (*most).max(c.dictionary_entries);
+        }
         let r = self.write_group(chunks);
         self.failed |= r.is_err();
         r?;
@@ -391,7 +398,12 @@ impl<W: Write> FileWriter<W> {
 
     fn footer(&self) -> Result<Vec<u8>> {
         let arrow_schema = if self.opts.store_arrow_schema {
-            Some(self.write_schema.arrow_schema_value()?)
+            // Batches with dictionaries of their own are written into one dictionary per
+            // chunk, which may outgrow int8/int16 keys: those keys are widened to int32.
+            let (value, _widened) = self
+                .write_schema
+                .arrow_schema_value_for(&self.field_leaves, &self.dictionary_entries)?;
+            Some(value)
         } else {
             None
         };

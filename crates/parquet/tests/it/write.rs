@@ -446,3 +446,94 @@ fn a_dictionary_reserved_from_the_last_row_group_writes_the_same_chunks() {
         }
     }
 }
+
+/// Batches of a `dictionary<int8>` column, top-level and in a list, each with 100 values of
+/// its own, are written into one chunk with one dictionary of 300 values: the stored
+/// `ARROW:schema` gives those dictionaries int32 keys (int8 cannot index them; pyarrow and
+/// quiver failed on such files), and the file reads back with every batch's values. A column
+/// whose batches share their dictionary keeps int8 keys.
+#[test]
+fn dictionaries_outgrowing_their_keys_get_wider_keys_in_arrow_schema() {
+    use quiver_arrow::array::{Array, DictionaryArray, ListArray, PrimitiveArray, StringArray};
+    use quiver_arrow::buffer::OffsetBuffer;
+    use quiver_arrow::compute::concat;
+    use quiver_arrow::datatype::{DataType, Field, IntegerType, Schema};
+    use std::sync::Arc;
+    let int8 = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
+    let item = Arc::new(Field::new("item", int8.clone(), true));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("d", int8.clone(), true),
+        Field::new("l", DataType::List(item.clone()), true),
+        Field::new("same", int8.clone(), true),
+    ]));
+    let strings = |prefix: String| {
+        let names: Vec<String> = (0..100).map(|j| format!("{prefix}{j}")).collect();
+        Array::from(StringArray::from_options(
+            names.iter().map(|n| Some(n.as_str())),
+        ))
+    };
+    let shared = Arc::new(strings("s".into()));
+    let batch = |k: usize| {
+        let values = strings(format!("b{k}-"));
+        let keys = || {
+            Array::from(PrimitiveArray::<i8>::new(
+                (0..100).map(|j| j as i8).collect::<Vec<_>>(),
+            ))
+        };
+        let d = Array::from(DictionaryArray::try_new(keys(), values, false).unwrap());
+        // 100 lists of 0 or 2 values (the 100 values once each).
+        let offsets: Vec<i32> = (0..=100).map(|i: i32| (i / 2) * 2).collect();
+        let offsets = OffsetBuffer::try_new(offsets.into());
+        let l = ListArray::try_new(item.clone(), offsets.unwrap(), d.clone(), None).unwrap();
+        let same = Array::from(DictionaryArray::try_new(keys(), shared.clone(), false).unwrap());
+        quiver_arrow::RecordBatch::try_new(schema.clone(), vec![d.clone(), Array::from(l), same])
+            .unwrap()
+    };
+    let batches: Vec<quiver_arrow::RecordBatch> = (0..3).map(batch).collect();
+    let mut w = FileWriter::new(Vec::new(), schema.clone(), WriteOptions::default()).unwrap();
+    for b in &batches {
+        w.write(b).unwrap();
+    }
+    let (bytes, summary) = w.close().unwrap();
+    assert_eq!(summary.row_groups, 1);
+    let reader = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+    let read = reader.read_all().unwrap();
+    let got = read[0].schema();
+    let int32 = DataType::dictionary(IntegerType::Int32, DataType::Utf8);
+    assert_eq!(got.fields[0].data_type(), &int32);
+    let DataType::List(f) = got.fields[1].data_type() else {
+        panic!("{:?}", got.fields[1])
+    };
+    assert_eq!(f.data_type(), &int32);
+    assert_eq!(
+        got.fields[2].data_type(),
+        &int8,
+        "one shared dictionary of 100 fits int8"
+    );
+    for c in 0..3 {
+        let have: Vec<&Array> = read.iter().map(|b| b.column(c)).collect();
+        let have = concat(&have).unwrap();
+        assert_eq!(have.len(), 300);
+        for (k, b) in batches.iter().enumerate() {
+            let (got, want) = (&have.slice(k * 100, 100), b.column(c));
+            let slots = |a: &Array| (0..a.len()).map(|i| render(a, i)).collect::<Vec<_>>();
+            assert_eq!(slots(got), slots(want), "column {c} batch {k}");
+        }
+    }
+    /// Slot `i` of a string, dictionary-of-string or list array, as text (keys resolved).
+    fn render(a: &Array, i: usize) -> String {
+        if a.is_null(i) {
+            return "null".into();
+        }
+        match a {
+            Array::Utf8(s) => format!("{:?}", s.value(i)),
+            Array::Dictionary(d) => render(d.values(), d.key(i).unwrap()),
+            Array::List(l) => {
+                let v = l.value(i);
+                let items: Vec<String> = (0..v.len()).map(|j| render(&v, j)).collect();
+                format!("[{}]", items.join(","))
+            }
+            other => panic!("{:?}", other.data_type()),
+        }
+    }
+}

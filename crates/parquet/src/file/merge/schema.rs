@@ -14,13 +14,12 @@
 use super::Input;
 use crate::arrow::options::ReadOptions;
 use crate::arrow::physical::SortOrder;
-use crate::arrow::restore::{ARROW_SCHEMA_KEY, encode_arrow_schema};
+use crate::arrow::restore::{ARROW_SCHEMA_KEY, encode_arrow_schema, widen_keys};
 use crate::arrow::types::{extension, leaf_type};
 use crate::format::{ColumnOrder, FieldRepetitionType, KeyValue, SchemaElement, Type};
 use crate::schema::SchemaDescriptor;
 use quiver_arrow::datatype::{DataType, Field, Schema};
 use quiver_arrow::{Error, Result};
-use std::sync::Arc;
 
 /// The merged schema and how each input's leaves map onto it.
 #[derive(Debug)]
@@ -579,7 +578,7 @@ pub(super) fn widen_dictionary_keys(
             continue;
         };
         let mut at = vec![f.name().to_string()];
-        fields.push(widen_field(
+        fields.push(widen_keys(
             f,
             &mut leaf,
             dictionaries,
@@ -596,69 +595,6 @@ pub(super) fn widen_dictionary_keys(
     let mut kv = kv.to_vec();
     kv[at].1 = Some(value.into_bytes());
     Ok(Some((kv, widened)))
-}
-
-/// `f` with int32 keys for each dictionary (at any depth) with int8/int16 keys that cannot
-/// index its leaf's row groups (`dictionaries[leaf]`: the most entries of a row group's
-/// dictionary page, and whether some pages are not dictionary-encoded); `leaf` is the index of
-/// `f`'s first Parquet leaf and moves past its leaves; `at` is its dotted path, and the paths
-/// widened are added to `widened`.
-fn widen_field(
-    f: &Arc<Field>,
-    leaf: &mut usize,
-    dictionaries: &[(usize, bool)],
-    at: &mut Vec<String>,
-    widened: &mut Vec<String>,
-) -> Arc<Field> {
-    let mut child = |c: &Arc<Field>, leaf: &mut usize, widened: &mut Vec<String>| {
-        at.push(c.name().to_string());
-        let w = widen_field(c, leaf, dictionaries, at, widened);
-        at.pop();
-        w
-    };
-    let t = match f.data_type() {
-        DataType::Dictionary {
-            key,
-            value,
-            ordered,
-        } => {
-            let (entries, unknown) = dictionaries.get(*leaf).copied().unwrap_or((0, false));
-            *leaf += 1;
-            let overflows =
-                key.bit_width() < 32 && (unknown || (entries > 0 && !key.holds(entries - 1)));
-            if !overflows {
-                return f.clone();
-            }
-            widened.push(at.join("."));
-            DataType::Dictionary {
-                key: quiver_arrow::IntegerType::Int32,
-                value: value.clone(),
-                ordered: *ordered,
-            }
-        }
-        DataType::List(c) => DataType::List(child(c, leaf, widened)),
-        DataType::LargeList(c) => DataType::LargeList(child(c, leaf, widened)),
-        DataType::ListView(c) => DataType::ListView(child(c, leaf, widened)),
-        DataType::LargeListView(c) => DataType::LargeListView(child(c, leaf, widened)),
-        DataType::FixedSizeList(c, n) => DataType::FixedSizeList(child(c, leaf, widened), *n),
-        DataType::Map(c, sorted) => DataType::Map(child(c, leaf, widened), *sorted),
-        DataType::RunEndEncoded(ends, values) => {
-            DataType::RunEndEncoded(ends.clone(), child(values, leaf, widened))
-        }
-        DataType::Struct(children) => {
-            let children: Vec<Arc<Field>> =
-                children.iter().map(|c| child(c, leaf, widened)).collect();
-            DataType::Struct(children.into())
-        }
-        _ => {
-            *leaf += 1;
-            return f.clone();
-        }
-    };
-    if &t == f.data_type() {
-        return f.clone();
-    }
-    Arc::new(f.as_ref().clone().with_data_type(t))
 }
 
 /// The `ARROW:schema` value of the merged schema: each output field as the input it came

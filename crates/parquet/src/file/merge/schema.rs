@@ -103,7 +103,22 @@ fn difference(a: &SchemaElement<'_>, b: &SchemaElement<'_>) -> Option<String> {
     if a.name != b.name {
         return Some(format!("a field named {:?} where {:?} is", b.name, a.name));
     }
-    let what = if a.type_ != b.type_ {
+    let decimal = |e: &SchemaElement<'_>| {
+        matches!(
+            e.logical_type,
+            Some(crate::format::LogicalType::Decimal { .. })
+        ) || e.converted_type == Some(crate::format::ConvertedType::DECIMAL)
+    };
+    let what = if a.type_ != b.type_ && decimal(a) && decimal(b) {
+        Some(format!(
+            "decimals stored as {} against {} (writers differ: pyarrow stores \
+             FIXED_LEN_BYTE_ARRAY, DuckDB and Spark INT32/INT64); merging them would re-encode \
+             every value, which merge does not do: rewrite one input with `quiver convert \
+             --decimals fixed` or `--decimals integer` first",
+            b.type_.map_or("no type", |t| t.name()),
+            a.type_.map_or("no type", |t| t.name())
+        ))
+    } else if a.type_ != b.type_ {
         Some(format!("physical type {:?} against {:?}", b.type_, a.type_))
     } else if a.type_length != b.type_length
         && a.type_.is_some_and(|t| t.name() == "FIXED_LEN_BYTE_ARRAY")

@@ -229,12 +229,10 @@ impl DictionaryTracker {
                 self.written.remove(&id);
                 self.unifiers.insert(id, u);
             }
-            // ok: a unification is of an id with a unifier, or starts one.
-            let u = self
-                .unifiers
-                .get_mut(&id)
-                .expect("a unifier for every unified id");
-            u.record(done);
+            if let Some(u) = self.unifiers.get_mut(&id) {
+                // (Always there: a unification is of an id with a unifier, or starts one.)
+                u.record(done);
+            }
         }
         pending.updates
     }
@@ -424,11 +422,10 @@ fn fresh_builder<'a>(
     key: IntegerType,
     values: &Array,
 ) -> Result<&'a mut DictionaryBuilder> {
-    if fresh.is_none() {
-        *fresh = Some(DictionaryBuilder::try_new(key, values.data_type().clone())?);
+    match fresh {
+        Some(f) => Ok(f),
+        None => Ok(fresh.insert(DictionaryBuilder::try_new(key, values.data_type().clone())?)),
     }
-    // ok: set just above.
-    Ok(fresh.as_mut().expect("set above"))
 }
 
 /// True when the field at `path` lies in another dictionary's values.

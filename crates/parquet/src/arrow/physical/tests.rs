@@ -388,17 +388,7 @@ fn fixed_size_decimals_are_the_last_big_endian_bytes() {
             let mut v: Vec<Option<I128>> =
                 values.iter().map(|&v| Some(I128::from_i128(v))).collect();
             v[7] = None;
-            let with_null = typed(v.clone(), t.clone());
-            let Array::I128(p) = &with_null else {
-                unreachable!()
-            };
-            let mut raw: Vec<I128> = p.values().as_slice().to_vec();
-            raw[7] = I128::from_i128(past);
-            let hidden = Array::I128(
-                PrimitiveArray::new(raw.iter().copied().collect::<Buffer<I128>>())
-                    .with_validity(p.validity().cloned())
-                    .unwrap(),
-            );
+            let hidden = hidden_under_null(typed(v.clone(), t.clone()), 7, past);
             assert!(
                 decimal(&hidden, DecimalStorage::Fixed(width)).is_ok(),
                 "width {width}"
@@ -462,18 +452,22 @@ fn decimal128_narrowing_matches_try_from() {
                 "{e}"
             );
             v[3] = None;
-            let with_null = typed(v, t.clone());
-            let Array::I128(p) = &with_null else {
-                unreachable!()
-            };
-            let mut raw: Vec<I128> = p.values().as_slice().to_vec();
-            raw[3] = I128::from_i128(bad);
-            let hidden = Array::I128(
-                PrimitiveArray::new(raw.iter().copied().collect::<Buffer<I128>>())
-                    .with_validity(p.validity().cloned())
-                    .unwrap(),
-            );
+            let hidden = hidden_under_null(typed(v, t.clone()), 3, bad);
             assert!(decimal(&hidden, storage).is_ok(), "{storage:?} {bad}");
         }
     }
+}
+
+/// `with_null` (a Decimal128 array, slot `i` null) with `value` stored under that null slot.
+fn hidden_under_null(with_null: Array, i: usize, value: i128) -> Array {
+    let Array::I128(p) = &with_null else {
+        unreachable!()
+    };
+    let mut raw: Vec<I128> = p.values().as_slice().to_vec();
+    raw[i] = I128::from_i128(value);
+    Array::I128(
+        PrimitiveArray::new(raw.iter().copied().collect::<Buffer<I128>>())
+            .with_validity(p.validity().cloned())
+            .unwrap(),
+    )
 }

@@ -295,13 +295,12 @@ where
     // value does not convert, a second looks for the first valid one among them (null slots'
     // values are not data).
     let mut all = true;
-    let mut buf =
-        MutableBuffer::zeroed(std::mem::size_of_val(values) / size_of::<T>() * size_of::<U>());
-    for (o, &v) in buf.typed_mut::<U>().iter_mut().zip(values) {
+    let mut buf = MutableBuffer::new();
+    buf.extend_from_exact_iter(values.iter().map(|&v| {
         let r = f(v);
         all &= r.is_some();
-        *o = r.unwrap_or_default();
-    }
+        r.unwrap_or_default()
+    }));
     if !all {
         first_invalid(p, what, |i| f(values[i]).is_none())?;
     }
@@ -323,11 +322,10 @@ where
 /// Decimal128 values as 64-bit (`NARROW32` false) or 32-bit integers: the low bits kept, and
 /// whether each fits checked by comparing the high word (and for 32 bits the low word's upper
 /// half) with the sign of what is kept, OR-ed over the array: no branch per value, so the
-/// loop vectorizes. A valid value beyond the narrower type is an error.
+/// loop has no branch per value. A valid value beyond the narrower type is an error.
 fn narrow_i128<const NARROW32: bool>(p: &PrimitiveArray<I128>) -> Result<Array> {
     let values = p.values().as_slice();
-    let width = if NARROW32 { 4 } else { 8 };
-    let mut buf = MutableBuffer::zeroed(values.len() * width);
+    let mut buf = MutableBuffer::new();
     let fits = |v: I128| {
         let [lo, hi] = v.0;
         let kept = if NARROW32 {
@@ -338,16 +336,17 @@ fn narrow_i128<const NARROW32: bool>(p: &PrimitiveArray<I128>) -> Result<Array> 
         ((kept as u64) ^ lo) | (((kept >> 63) as u64) ^ hi)
     };
     let mut bad = 0u64;
+    // Written in place, without zero-filling the buffer first.
     if NARROW32 {
-        for (o, &v) in buf.typed_mut::<i32>().iter_mut().zip(values) {
+        buf.extend_from_exact_iter(values.iter().map(|&v| {
             bad |= fits(v);
-            *o = v.0[0] as i32;
-        }
+            v.0[0] as i32
+        }));
     } else {
-        for (o, &v) in buf.typed_mut::<i64>().iter_mut().zip(values) {
+        buf.extend_from_exact_iter(values.iter().map(|&v| {
             bad |= fits(v);
-            *o = v.0[0] as i64;
-        }
+            v.0[0] as i64
+        }));
     }
     if bad != 0 {
         first_invalid(p, BEYOND_PRECISION, |i| fits(values[i]) != 0)?;

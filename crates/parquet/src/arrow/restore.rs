@@ -21,13 +21,41 @@ pub fn encode_arrow_schema(mut schema: Schema) -> Result<String> {
     Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
 }
 
+/// `schema` with [`widen_keys`] applied to each field whose first Parquet leaf
+/// `first_leaf` gives (from the field's index and the field), and the dotted paths of the fields widened; `None` when none is.
+pub(crate) fn widen_schema_keys(
+    schema: &Schema,
+    first_leaf: impl Fn(usize, &Field) -> Option<usize>,
+    dictionaries: &[(usize, bool)],
+) -> Option<(Schema, Vec<String>)> {
+    let mut widened = Vec::new();
+    let fields: Vec<Arc<Field>> = schema
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match first_leaf(i, f) {
+            Some(mut leaf) => {
+                let mut at = vec![f.name().to_string()];
+                widen_keys(f, &mut leaf, dictionaries, &mut at, &mut widened)
+            }
+            None => f.clone(),
+        })
+        .collect();
+    if widened.is_empty() {
+        return None;
+    }
+    let mut out = Schema::new(fields);
+    out.metadata = schema.metadata.clone();
+    Some((out, widened))
+}
+
 /// `f` with int32 keys for each dictionary (at any depth) with int8/int16 keys that cannot
 /// index its leaf's row groups (readers fail on such a file: pyarrow with 'Integer value 128
 /// not in range') (`dictionaries[leaf]`: the most entries of a row group's
 /// dictionary page, and whether some pages are not dictionary-encoded); `leaf` is the index of
 /// `f`'s first Parquet leaf and moves past its leaves; `at` is its dotted path, and the paths
 /// widened are added to `widened`.
-pub(crate) fn widen_keys(
+fn widen_keys(
     f: &Arc<Field>,
     leaf: &mut usize,
     dictionaries: &[(usize, bool)],

@@ -149,24 +149,11 @@ impl WriteSchema {
         dictionary_entries: &[usize],
     ) -> Result<(String, Vec<String>)> {
         let known: Vec<(usize, bool)> = dictionary_entries.iter().map(|&e| (e, false)).collect();
-        let mut widened = Vec::new();
-        let mut fields = Vec::with_capacity(self.schema.fields.len());
-        for (f, &first) in self.schema.fields.iter().zip(first_leaves) {
-            let (mut leaf, mut at) = (first, vec![f.name().to_string()]);
-            fields.push(super::restore::widen_keys(
-                f,
-                &mut leaf,
-                &known,
-                &mut at,
-                &mut widened,
-            ));
+        let first_leaf = |i: usize, _: &Field| first_leaves.get(i).copied();
+        match super::restore::widen_schema_keys(&self.schema, first_leaf, &known) {
+            Some((out, widened)) => Ok((super::restore::encode_arrow_schema(out)?, widened)),
+            None => Ok((self.arrow_schema_value()?, Vec::new())),
         }
-        if widened.is_empty() {
-            return Ok((self.arrow_schema_value()?, widened));
-        }
-        let mut out = Schema::new(fields);
-        out.metadata = self.schema.metadata.clone();
-        Ok((super::restore::encode_arrow_schema(out)?, widened))
     }
 }
 

@@ -14,7 +14,7 @@
 use super::Input;
 use crate::arrow::options::ReadOptions;
 use crate::arrow::physical::SortOrder;
-use crate::arrow::restore::{ARROW_SCHEMA_KEY, encode_arrow_schema, widen_keys};
+use crate::arrow::restore::{ARROW_SCHEMA_KEY, encode_arrow_schema, widen_schema_keys};
 use crate::arrow::types::{extension, leaf_type};
 use crate::format::{ColumnOrder, FieldRepetitionType, KeyValue, SchemaElement, Type};
 use crate::schema::SchemaDescriptor;
@@ -579,33 +579,17 @@ pub(super) fn widen_dictionary_keys(
     else {
         return Ok(None);
     };
-    let mut widened = Vec::new();
-    let mut fields = Vec::with_capacity(stored.fields.len());
-    for f in stored.fields.iter() {
-        // The output's leaves of this field follow one another from its first (depth-first,
-        // as the Arrow type's leaves do).
-        let first = schema
+    // The output's leaves of a field follow one another from its first (depth-first, as
+    // the Arrow type's leaves do).
+    let first_leaf = |_: usize, f: &Field| {
+        schema
             .paths_in_schema
             .iter()
-            .position(|p| p.first().is_some_and(|n| n == f.name()));
-        let Some(mut leaf) = first else {
-            fields.push(f.clone());
-            continue;
-        };
-        let mut at = vec![f.name().to_string()];
-        fields.push(widen_keys(
-            f,
-            &mut leaf,
-            dictionaries,
-            &mut at,
-            &mut widened,
-        ));
-    }
-    if widened.is_empty() {
+            .position(|p| p.first().is_some_and(|n| n == f.name()))
+    };
+    let Some((out, widened)) = widen_schema_keys(&stored, first_leaf, dictionaries) else {
         return Ok(None);
-    }
-    let mut out = Schema::new(fields);
-    out.metadata = stored.metadata.clone();
+    };
     let value = encode_arrow_schema(out)?;
     let mut kv = kv.to_vec();
     kv[at].1 = Some(value.into_bytes());

@@ -3,7 +3,7 @@
 //! [`DataType::layout`]).
 
 use super::{MessageHeader, MessageInfo};
-use crate::schema::{IpcSchema, ipc_children};
+use crate::schema::{IpcSchema, path_name};
 use quiver_arrow::datatype::BufferKind;
 use quiver_arrow::{DataType, Error, Result, Schema};
 
@@ -102,20 +102,6 @@ pub fn label_buffers(schema: &IpcSchema, info: &MessageInfo) -> Result<Vec<Field
         _ => return Ok(Vec::new()),
     }
     walk.finish()
-}
-
-/// The names along a field path, joined by `.`.
-fn path_name(schema: &Schema, path: &[usize]) -> String {
-    let mut names = Vec::with_capacity(path.len());
-    let mut children = schema.fields.to_vec();
-    for &i in path {
-        let Some(f) = children.get(i).cloned() else {
-            break;
-        };
-        names.push(f.name().to_string());
-        children = ipc_children(f.data_type());
-    }
-    names.join(".")
 }
 
 /// The buffers a field of type `dt` has, before any variadic buffers: the layout table's,

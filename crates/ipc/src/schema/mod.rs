@@ -56,6 +56,29 @@ impl IpcSchema {
     }
 }
 
+/// The names along a field path (column index, then child indices in IPC metadata), joined
+/// by `.`; a path past the schema's fields stops at the last field it reaches.
+///
+/// ```
+/// use quiver_arrow::{DataType, Field, Schema};
+/// use quiver_ipc::schema::path_name;
+/// let inner = Field::new("x", DataType::Int8, true);
+/// let s = Schema::new(vec![Field::new("s", DataType::Struct(vec![inner].into()), true)]);
+/// assert_eq!(path_name(&s, &[0, 0]), "s.x");
+/// ```
+pub fn path_name(schema: &Schema, path: &[usize]) -> String {
+    let mut names = Vec::with_capacity(path.len());
+    let mut children = schema.fields.to_vec();
+    for &i in path {
+        let Some(f) = children.get(i).cloned() else {
+            break;
+        };
+        names.push(f.name().to_string());
+        children = ipc_children(f.data_type());
+    }
+    names.join(".")
+}
+
 /// The children a field has in IPC metadata: a dictionary-encoded field's are its value
 /// type's (none when the value type is itself a dictionary; see the [module](self) notes).
 ///

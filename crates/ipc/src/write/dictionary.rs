@@ -176,12 +176,10 @@ impl DictionaryTracker {
                         p.found.push((id, values));
                         continue;
                     }
-                    Step::Unify(prev) => started.insert(Unifier::start(prev).map_err(|e| {
-                        e.context(format!(
-                            "unifying dictionary {id}, which changed between batches (the \
-                             IPC file format cannot replace a dictionary)"
-                        ))
-                    })?),
+                    Step::Unify(prev) => started.insert(
+                        Unifier::start(prev)
+                            .map_err(|e| e.context(unifying(schema, id, &paths[&id])))?,
+                    ),
                 },
             };
             let id_paths = &paths[&id];
@@ -192,12 +190,9 @@ impl DictionaryTracker {
                      values"
                 )));
             }
-            let (mut unified, keyed) = u.unify(&values, columns, id_paths).map_err(|e| {
-                e.context(format!(
-                    "unifying dictionary {id}, which changed between batches (the IPC file \
-                     format cannot replace a dictionary)"
-                ))
-            })?;
+            let (mut unified, keyed) = u
+                .unify(&values, columns, id_paths)
+                .map_err(|e| e.context(unifying(schema, id, id_paths)))?;
             if !unified.added.is_empty() {
                 if !self.emit_deltas {
                     return Err(Error::invalid(format!(
@@ -340,7 +335,8 @@ impl Unifier {
                 };
                 if !key.holds(at) {
                     return Err(Error::overflow(format!(
-                        "the unified dictionary needs more than the {} values {} keys index",
+                        "the unified dictionary needs more than the {} values {} keys index \
+                         (an IPC stream, which can replace dictionaries, holds these batches)",
                         key.max_value() as u128 + 1,
                         quiver_arrow::display::format_type(&key.data_type())
                     )));
@@ -392,6 +388,19 @@ impl Unifier {
         self.null_at = done.null_at;
         self.last = Some(done.last);
     }
+}
+
+/// The context of a unification's errors: the dictionary's id and the fields it encodes.
+fn unifying(schema: &IpcSchema, id: i64, paths: &[Vec<usize>]) -> String {
+    let fields: Vec<String> = paths
+        .iter()
+        .map(|p| crate::schema::path_name(&schema.schema, p))
+        .collect();
+    format!(
+        "field {} (dictionary {id}): its dictionary changed between batches, and the IPC file \
+         format cannot replace a dictionary, so the batches' dictionaries are unified",
+        fields.join(", ")
+    )
 }
 
 fn full(id: i64, values: &Arc<Array>) -> DictionaryUpdate {

@@ -5,7 +5,7 @@
 use super::{MessageHeader, MessageInfo};
 use crate::schema::{IpcSchema, path_name};
 use quiver_arrow::datatype::BufferKind;
-use quiver_arrow::{DataType, Error, Result, Schema};
+use quiver_arrow::{DataType, Error, Result};
 
 /// What a buffer holds: one of the type's buffers (the layout table's kinds; the validity slot
 /// of a union before metadata V5 is [`BufferKind::Validity`]), or a view's variadic data buffer.

@@ -24,6 +24,7 @@ use crate::format::{Encoding, PageEncodingStats, PageType, Type};
 use crate::page::write::{BlockPool, DataPage, PageBlocks, PageWriter, WrittenPage};
 use quiver_arrow::array::Array;
 use quiver_arrow::{Error, Result};
+use std::sync::Arc;
 
 /// Level entries taken at a time (then extended to the next record boundary).
 pub const SLICE: usize = 1024;
@@ -76,7 +77,11 @@ pub struct EncodedChunk {
     /// The values the dictionary held and their bytes (byte arrays), fallen back or not: the
     /// room the next chunk of the column reserves ([`ColumnChunkWriter::with_dictionary_room`]).
     pub dictionary_room: (usize, usize),
-    /// Entries of the dictionary page (0 when there is none).
+    /// At least the distinct values a reader's Arrow dictionary of this chunk holds (what
+    /// `ARROW:schema`'s key widths must index): the dictionary page's entries (0 when there is
+    /// none), plus the values of each input dictionary whose keys were written into pages that
+    /// are not dictionary-encoded (a dictionary repeated batch after batch, the same array, is
+    /// counted once; equal copies of it are counted again, which only widens).
     pub dictionary_entries: usize,
 }
 
@@ -128,6 +133,11 @@ pub struct ColumnChunkWriter {
     /// The dictionary entries a batch has taken into its byte-string bounds.
     seen: write_stats::SeenEntries,
     keys: Option<DictKeys>,
+    /// The values of input dictionaries written into pages that are not dictionary-encoded
+    /// ([`EncodedChunk::dictionary_entries`]), and the last input dictionary counted (its
+    /// address), there or in the chunk's dictionary.
+    plain_dictionary_values: usize,
+    counted_dictionary: Option<usize>,
     words: Vec<u64>,
 }
 
@@ -215,6 +225,8 @@ impl ColumnChunkWriter {
             through_keys: Vec::new(),
             seen: write_stats::SeenEntries::default(),
             keys: None,
+            plain_dictionary_values: 0,
+            counted_dictionary: None,
             words: Vec::new(),
             spec,
             opts,
@@ -258,6 +270,16 @@ impl ColumnChunkWriter {
             a => (Some(Source::new(a)?), a.validity()),
         };
         self.keys = keys;
+        let input_dictionary = match &leaf.array {
+            Array::Dictionary(d) => Some((Arc::as_ptr(d.values()) as usize, d.values().len())),
+            _ => None,
+        };
+        if let Some((at, _)) = input_dictionary
+            && self.dictionary_encoding()
+        {
+            // Its values all go into the chunk's dictionary with the first slice.
+            self.counted_dictionary = Some(at);
+        }
         let mut walker = Walker::new(leaf, self.leaf_nullable);
         let entries = walker.entries();
         let mut start = 0;
@@ -276,6 +298,15 @@ impl ColumnChunkWriter {
                 self.flush_page()?;
                 self.fall_back();
             }
+        }
+        if let Some((at, values)) = input_dictionary
+            && !self.dictionary_encoding()
+            && self.counted_dictionary != Some(at)
+        {
+            // Some of this batch's keys may be in plain pages (none when the chunk fell back
+            // after its last slice: the bound is only looser).
+            self.counted_dictionary = Some(at);
+            self.plain_dictionary_values = self.plain_dictionary_values.saturating_add(values);
         }
         Ok(())
     }
@@ -771,7 +802,8 @@ impl ColumnChunkWriter {
         let distinct_count = self.distinct_count();
         Ok(EncodedChunk {
             dictionary_room: self.dict.room(),
-            dictionary_entries: if self.dict_pages { self.dict.len() } else { 0 },
+            dictionary_entries: if self.dict_pages { self.dict.len() } else { 0 }
+                .saturating_add(self.plain_dictionary_values),
             distinct_count,
             dictionary_page,
             data_pages: self.data,

@@ -490,34 +490,46 @@ fn dictionaries_outgrowing_their_keys_get_wider_keys_in_arrow_schema() {
             .unwrap()
     };
     let batches: Vec<quiver_arrow::RecordBatch> = (0..3).map(batch).collect();
-    let mut w = FileWriter::new(Vec::new(), schema.clone(), WriteOptions::default()).unwrap();
-    for b in &batches {
-        w.write(b).unwrap();
-    }
-    let (bytes, summary) = w.close().unwrap();
-    assert_eq!(summary.row_groups, 1);
-    let reader = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
-    let read = reader.read_all().unwrap();
-    let got = read[0].schema();
-    let int32 = DataType::dictionary(IntegerType::Int32, DataType::Utf8);
-    assert_eq!(got.fields[0].data_type(), &int32);
-    let DataType::List(f) = got.fields[1].data_type() else {
-        panic!("{:?}", got.fields[1])
-    };
-    assert_eq!(f.data_type(), &int32);
-    assert_eq!(
-        got.fields[2].data_type(),
-        &int8,
-        "one shared dictionary of 100 fits int8"
-    );
-    for c in 0..3 {
-        let have: Vec<&Array> = read.iter().map(|b| b.column(c)).collect();
-        let have = concat(&have).unwrap();
-        assert_eq!(have.len(), 300);
-        for (k, b) in batches.iter().enumerate() {
-            let (got, want) = (&have.slice(k * 100, 100), b.column(c));
-            let slots = |a: &Array| (0..a.len()).map(|i| render(a, i)).collect::<Vec<_>>();
-            assert_eq!(slots(got), slots(want), "column {c} batch {k}");
+    // Dictionary pages holding the 300 values; no dictionary pages at all (the values are
+    // PLAIN); a dictionary falling back to PLAIN after the first batch's 100 values (long
+    // enough to pass a small limit), so that no dictionary page holds more than int8 indexes.
+    let mut plain = WriteOptions::default();
+    plain.column.dictionary = false;
+    let mut falling_back = WriteOptions::default();
+    falling_back.column.dictionary_limit = 200;
+    for (case, options) in [("dictionary", WriteOptions::default()), ("plain", plain)]
+        .into_iter()
+        .chain([("fallen back", falling_back)])
+    {
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        for b in &batches {
+            w.write(b).unwrap();
+        }
+        let (bytes, summary) = w.close().unwrap();
+        assert_eq!(summary.row_groups, 1);
+        let reader = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+        let read = reader.read_all().unwrap();
+        let got = read[0].schema();
+        let int32 = DataType::dictionary(IntegerType::Int32, DataType::Utf8);
+        assert_eq!(got.fields[0].data_type(), &int32, "{case}");
+        let DataType::List(f) = got.fields[1].data_type() else {
+            panic!("{:?}", got.fields[1])
+        };
+        assert_eq!(f.data_type(), &int32, "{case}");
+        assert_eq!(
+            got.fields[2].data_type(),
+            &int8,
+            "{case}: one shared dictionary of 100 fits int8"
+        );
+        for c in 0..3 {
+            let have: Vec<&Array> = read.iter().map(|b| b.column(c)).collect();
+            let have = concat(&have).unwrap();
+            assert_eq!(have.len(), 300);
+            for (k, b) in batches.iter().enumerate() {
+                let (got, want) = (&have.slice(k * 100, 100), b.column(c));
+                let slots = |a: &Array| (0..a.len()).map(|i| render(a, i)).collect::<Vec<_>>();
+                assert_eq!(slots(got), slots(want), "{case}: column {c} batch {k}");
+            }
         }
     }
     /// Slot `i` of a string, dictionary-of-string or list array, as text (keys resolved).

@@ -14,7 +14,7 @@
 
 use crate::schema::IpcSchema;
 use quiver_arrow::builder::DictionaryBuilder;
-use quiver_arrow::compute::{concat, logical_eq};
+use quiver_arrow::compute::logical_eq;
 use quiver_arrow::{Array, DictionaryArray, Error, IntegerType, PrimitiveArray, Result};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -46,7 +46,10 @@ impl Pending {
         &self.updates
     }
 
-    /// The batch's columns with their keys mapped onto unified dictionaries, when any is.
+    /// The batch's columns with their keys mapped onto unified dictionaries, when any is: to
+    /// encode only. Their unified dictionary arrays hold keys into the values sent under
+    /// their ids, and no values (a record batch's body holds none); reading their values
+    /// would fail.
     pub(crate) fn columns(&self) -> Option<&[Array]> {
         self.columns.as_deref()
     }
@@ -56,8 +59,14 @@ impl Pending {
 /// reader has, indexed by value.
 #[derive(Debug)]
 struct Unifier {
-    /// The values sent (the reader's dictionary).
-    sent: Arc<Array>,
+    /// How many values were sent (the reader's dictionary; the values themselves are in
+    /// `index`).
+    sent: usize,
+    /// No values, of the dictionary's value type: the values of the keyed arrays a
+    /// unification gives, which only have their keys encoded (a batch's body holds no
+    /// dictionary values), so that no batch copies the values sent before (which made a file
+    /// of growing dictionaries quadratic to write).
+    no_values: Arc<Array>,
     /// The same values, indexed by their bytes.
     index: DictionaryBuilder,
     /// The first null value sent, if any.
@@ -72,8 +81,8 @@ struct Unifier {
 struct Unified {
     /// A new unifier (the first unification of the id).
     start: Option<Unifier>,
-    /// The values sent after this batch.
-    sent: Arc<Array>,
+    /// How many values were sent after this batch.
+    sent: usize,
     /// The values the batch added (the delta).
     added: Array,
     /// The first null among the values sent, after this batch.
@@ -275,7 +284,8 @@ impl Unifier {
             .then(|| (0..sent.len()).find(|&i| sent.is_null(i)))
             .flatten();
         Ok(Unifier {
-            sent: sent.clone(),
+            sent: sent.len(),
+            no_values: Arc::new(sent.slice(0, 0)),
             index,
             null_at,
             last: None,
@@ -295,7 +305,7 @@ impl Unifier {
             Some((v, m)) if Arc::ptr_eq(v, values) => m.clone(),
             _ => vec![usize::MAX; values.len()],
         };
-        let base = self.sent.len();
+        let base = self.sent;
         let mut fresh: Option<DictionaryBuilder> = None;
         let mut null_at = self.null_at;
         let mut keyed = Vec::with_capacity(paths.len());
@@ -351,16 +361,13 @@ impl Unifier {
             Some(mut f) => f.finish().values().as_ref().clone(),
             None => values.slice(0, 0),
         };
-        let sent = if added.is_empty() {
-            self.sent.clone()
-        } else {
-            Arc::new(concat(&[self.sent.as_ref(), &added])?)
-        };
+        let sent = base + added.len();
         let keyed = keyed
             .into_iter()
             .map(|(path, keys, ordered)| {
-                // Keys were mapped onto `sent`'s values, so the O(n) key check is skipped.
-                let d = DictionaryArray::try_new_deferred(keys, sent.clone(), ordered)?;
+                // Keys into the values sent, which these arrays do not hold: only their keys
+                // are encoded (`Pending::columns`). Not checked against the values, then.
+                let d = DictionaryArray::try_new_deferred(keys, self.no_values.clone(), ordered)?;
                 Ok((path.clone(), Array::from(d)))
             })
             .collect::<Result<Vec<_>>>()?;

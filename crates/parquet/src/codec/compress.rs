@@ -34,7 +34,9 @@ pub struct Compressor {
     codec: Codec,
     level: Option<i32>,
     zstd: Option<zstd::bulk::Compressor<'static>>,
-    snappy: super::snappy::SnappyEncoder,
+    /// Made on the first snappy page: its table is 64 KiB to zero, which a merge making a
+    /// compressor for each of thousands of column chunks copied verbatim would pay for each.
+    snappy: Option<super::snappy::SnappyEncoder>,
     /// The output, reused: its length only grows (to the largest bound seen), so it is
     /// zero-filled once rather than per page.
     scratch: Vec<u8>,
@@ -72,7 +74,7 @@ impl Compressor {
             codec,
             level,
             zstd: None,
-            snappy: super::snappy::SnappyEncoder::new(),
+            snappy: None,
             scratch: Vec::new(),
         })
     }
@@ -121,7 +123,10 @@ impl Compressor {
             &mut self.scratch,
             super::snappy::max_compressed_len(src.len()),
         );
-        Ok(self.snappy.compress(src, out))
+        let encoder = self
+            .snappy
+            .get_or_insert_with(super::snappy::SnappyEncoder::new);
+        Ok(encoder.compress(src, out))
     }
 
     fn zstd(&mut self, src: &[u8]) -> Result<usize> {

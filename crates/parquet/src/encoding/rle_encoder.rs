@@ -200,7 +200,8 @@ impl RleEncoder {
                 // Eight groups, none of them a run: their bytes are their bit-packed form.
                 self.open_literal();
                 self.buf.extend_from_slice(&w.to_le_bytes());
-                self.groups += 8;
+                self.groups += 7;
+                self.end_group();
                 (self.run_value, self.run_len) = ((w >> 63) as u32, 0);
                 self.len += 64;
                 pos += 64;
@@ -316,8 +317,10 @@ impl RleEncoder {
         self.end_group();
     }
 
-    /// Counts a group just added to the bit-packed run, closing the run when it is full.
+    /// Counts a group just added to the bit-packed run (after any others added with it),
+    /// closing the run when it is full.
     fn end_group(&mut self) {
+        debug_assert!(self.groups < MAX_GROUPS);
         self.groups += 1;
         if self.groups == MAX_GROUPS {
             self.close_literal();

@@ -119,11 +119,18 @@ fn put_bits_writes_the_same_bytes_as_single_puts() {
         want.iter().for_each(|&v| single.put(v));
         let reference = finish(&mut single);
 
-        // Some single puts first, so the bits start at any point of a group or run.
+        // Some single puts first, so the bits start at any point of a group, run or
+        // bit-packed run; then the bits in pieces (as a column writer puts validity, slice
+        // by slice), so that word steps start at any count of groups in the run.
         let mut e = RleEncoder::new(1);
-        let lead = (rng.below(20) as usize).min(len);
+        let lead = (rng.below(if case % 2 == 0 { 20 } else { 600 }) as usize).min(len);
         want[..lead].iter().for_each(|&v| e.put(v));
-        e.put_bits(&words, offset + lead, len - lead);
+        let mut at = lead;
+        while at < len {
+            let piece = (1 + rng.below(300) as usize).min(len - at);
+            e.put_bits(&words, offset + at, piece);
+            at += piece;
+        }
         assert_eq!(e.len(), len);
         let got = finish(&mut e);
         assert_eq!(got, reference, "case {case}");
@@ -190,6 +197,12 @@ fn bit_packed_runs_end_after_63_groups() {
     let words = vec![0x5555_5555_5555_5555u64; 16];
     let mut e = RleEncoder::new(1);
     e.put_bits(&words, 0, 1000);
+    assert_eq!(finish(&mut e), expected);
+    // Word steps that fill the run to exactly 63 groups close it: 55 groups put one by one,
+    // then words of eight (the column writer's slices of validity reach this).
+    let mut e = RleEncoder::new(1);
+    e.put_bits(&words, 0, 55 * 8);
+    e.put_bits(&words, 0, 1000 - 55 * 8);
     assert_eq!(finish(&mut e), expected);
 }
 

@@ -8,7 +8,7 @@ use quiver_arrow::{Error, ValidationLevel};
 use quiver_parquet::codec::Decompressor;
 use quiver_parquet::file::{Selection, v2_always_compressed};
 use quiver_parquet::metadata::locations;
-use quiver_parquet::page::{PageContext, PageReader, codec, decode_page};
+use quiver_parquet::page::{Page, PageContext, PageReader, codec, decode_page};
 use std::collections::BTreeSet;
 
 /// What a check found.
@@ -72,18 +72,43 @@ fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> R
     let mut pages = PageReader::new(bytes, meta.num_values, meta.total_uncompressed_size);
     let (mut decompressor, mut scratch) = (Decompressor::default(), Vec::new());
     let (mut index, mut values) = (0usize, 0i64);
+    // Null entries (a definition level below the maximum) of a column that is not repeated,
+    // whose null counts every writer counts so: checked against the pages' and the chunk's
+    // own counts, which catches corrupt levels that still decode.
+    let mut nulls = (descr.max_rep() == 0).then_some(0i64);
+    let mut levels = Vec::new();
     while let Some(page) = pages.next_page()? {
         report.pages += 1;
-        decode_page(&page, &cx, &mut decompressor, &mut scratch).map_err(|e| {
+        let here = |e: Error| {
             e.context(format!(
                 "page {index} at byte {} of the column chunk",
                 page.offset
             ))
-        })?;
+        };
+        let decoded = decode_page(&page, &cx, &mut decompressor, &mut scratch).map_err(here)?;
         let h = &page.header;
         let n = h.data_page_header.as_ref().map(|d| d.num_values);
         let n = n.or(h.data_page_header_v2.as_ref().map(|d| d.num_values));
         values += i64::from(n.unwrap_or(0));
+        if let (
+            Some(total),
+            Page::Data {
+                num_values, def, ..
+            },
+        ) = (&mut nulls, &decoded)
+        {
+            let page_nulls = null_entries(def, cx.max_def, *num_values, &mut levels)
+                .map_err(|e| here(e.context("definition levels")))?;
+            if let Some(v2) = &h.data_page_header_v2
+                && i64::from(v2.num_nulls) != page_nulls
+            {
+                return Err(here(Error::oos(format!(
+                    "its header counts {} nulls, its definition levels hold {page_nulls}",
+                    v2.num_nulls
+                ))));
+            }
+            *total += page_nulls;
+        }
         index += 1;
     }
     if values != meta.num_values {
@@ -92,7 +117,59 @@ fn check_pages(files: &Opened<'_>, g: usize, c: usize, report: &mut Report) -> R
             meta.num_values
         )));
     }
+    let declared = meta.statistics.as_ref().and_then(|s| s.get().null_count);
+    if let (Some(nulls), Some(declared)) = (nulls, declared)
+        && nulls != declared
+    {
+        return Err(Error::oos(format!(
+            "the statistics count {declared} nulls, the pages' definition levels hold {nulls}"
+        )));
+    }
     Ok(())
+}
+
+/// The entries of a page's `n` definition levels below `max_def` (none when it is 0),
+/// decoded into `scratch` a few thousand at a time (a short run can stand for billions).
+fn null_entries(
+    def: &quiver_parquet::page::Levels<'_>,
+    max_def: i16,
+    n: usize,
+    scratch: &mut Vec<i16>,
+) -> Result<i64, Error> {
+    use quiver_parquet::encoding::rle::RleDecoder;
+    use quiver_parquet::levels::{LevelEncoding, decode, decode_rle, level_width};
+    if max_def == 0 {
+        return Ok(0);
+    }
+    let below = |levels: &[i16]| levels.iter().filter(|&&d| d < max_def).count() as i64;
+    match def.encoding {
+        LevelEncoding::Rle => {
+            let mut d = RleDecoder::new(def.data, level_width(max_def))?;
+            let (mut left, mut nulls) = (n, 0);
+            scratch.resize(4096, 0);
+            while left > 0 {
+                let k = left.min(scratch.len());
+                decode_rle(&mut d, max_def, &mut scratch[..k])?;
+                nulls += below(&scratch[..k]);
+                left -= k;
+            }
+            Ok(nulls)
+        }
+        // Packed bits for every level: as many as the bytes hold at most.
+        LevelEncoding::BitPacked => {
+            let most = def.data.len() * 8 / level_width(max_def) as usize;
+            if n > most {
+                return Err(Error::oos(format!(
+                    "{} bytes of bit-packed levels for {n} values",
+                    def.data.len()
+                )));
+            }
+            scratch.clear();
+            scratch.resize(n, 0);
+            decode(def.data, def.encoding, max_def, scratch)?;
+            Ok(below(scratch))
+        }
+    }
 }
 
 /// A problem of chunk (`g`, `c`) as one line starting `row group G, column C ("path"): `

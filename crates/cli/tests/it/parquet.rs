@@ -610,3 +610,55 @@ fn parquet_read_options_int96_unit_and_skip_crc() {
         "{out} vs {rows}"
     );
 }
+
+/// Definition levels that decode but disagree with the null counts the writer recorded (one
+/// level flipped to null, as a corrupt run header can do) are a problem `validate` names: the
+/// chunk statistics' count, and a data page v2 header's own count.
+#[test]
+fn validate_checks_definition_levels_against_the_null_counts() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"
+import sys, pyarrow as pa, pyarrow.parquet as pq
+t = pa.table({"x": pa.array([1, None] * 50, pa.int32())})
+for version in ["1.0", "2.0"]:
+    path = f"{sys.argv[1]}/v{version[0]}.parquet"
+    pq.write_table(t, path, compression="none", use_dictionary=False, data_page_version=version)
+    data = bytearray(open(path, "rb").read())
+    # The levels: one bit-packed run of 13 groups of 1, 0, 1, 0, ... (0x55 each; the last
+    # group holds 4 levels and padding).
+    at = data.index(bytes([13 << 1 | 1]) + b"\x55" * 12)
+    data[at + 1] = 0x54
+    open(path.replace(".parquet", "-flipped.parquet"), "wb").write(data)
+"#;
+    let st = std::process::Command::new(py)
+        .args(["-c", script])
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    for (name, problem) in [
+        (
+            "v1-flipped.parquet",
+            "  row group 0, column 0 (\"x\"): the statistics count 50 nulls, the pages' \
+             definition levels hold 51",
+        ),
+        (
+            "v2-flipped.parquet",
+            "  row group 0, column 0 (\"x\"): page 0 at byte 0 of the column chunk: its header \
+             counts 50 nulls, its definition levels hold 51",
+        ),
+    ] {
+        let (out, _) = run_in(dir.path(), &["validate", name], 1);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], format!("{name}: INVALID, 1 problem:"), "{out}");
+        assert_eq!(lines[1], problem, "{out}");
+    }
+    for name in ["v1.parquet", "v2.parquet"] {
+        let (out, _) = run_in(dir.path(), &["validate", name], 0);
+        assert!(
+            out.starts_with(&format!("{name}: valid (Parquet, ")),
+            "{out}"
+        );
+    }
+}

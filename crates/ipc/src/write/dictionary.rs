@@ -172,6 +172,7 @@ impl DictionaryTracker {
         let mut p = Pending::default();
         let mut rekeyed: Vec<Keyed> = Vec::new();
         for (id, values) in found {
+            let id_paths = &paths[&id];
             let mut started = None;
             let u = match self.unifiers.get(&id) {
                 Some(u) => u,
@@ -187,11 +188,10 @@ impl DictionaryTracker {
                     }
                     Step::Unify(prev) => started.insert(
                         Unifier::start(prev)
-                            .map_err(|e| e.context(unifying(schema, id, &paths[&id])))?,
+                            .map_err(|e| e.context(unifying(schema, id, id_paths)))?,
                     ),
                 },
             };
-            let id_paths = &paths[&id];
             if id_paths.iter().any(|q| nested_in_dictionary(schema, q)) {
                 return Err(Error::not_supported(format!(
                     "dictionary {id} changed between batches, and the IPC file format cannot \

@@ -200,8 +200,7 @@ impl RleEncoder {
                 // Eight groups, none of them a run: their bytes are their bit-packed form.
                 self.open_literal();
                 self.buf.extend_from_slice(&w.to_le_bytes());
-                self.groups += 7;
-                self.end_group();
+                self.add_groups(8);
                 (self.run_value, self.run_len) = ((w >> 63) as u32, 0);
                 self.len += 64;
                 pos += 64;
@@ -294,8 +293,7 @@ impl RleEncoder {
         pack32(&self.scratch, self.width, &mut self.buf);
         (self.run_value, self.run_len) = (self.scratch[n - 1], 0);
         self.len += n;
-        self.groups += n / 8 - 1;
-        self.end_group();
+        self.add_groups(n / 8);
         n
     }
 
@@ -317,11 +315,16 @@ impl RleEncoder {
         self.end_group();
     }
 
-    /// Counts a group just added to the bit-packed run (after any others added with it),
-    /// closing the run when it is full.
+    /// Counts a group just added to the bit-packed run, closing the run when it is full.
     fn end_group(&mut self) {
-        debug_assert!(self.groups < MAX_GROUPS);
-        self.groups += 1;
+        self.add_groups(1);
+    }
+
+    /// Counts `k` groups just added to the bit-packed run (never past [`MAX_GROUPS`]: the
+    /// callers take at most the room left), closing the run when it is full.
+    fn add_groups(&mut self, k: usize) {
+        self.groups += k;
+        debug_assert!(self.groups <= MAX_GROUPS);
         if self.groups == MAX_GROUPS {
             self.close_literal();
         }

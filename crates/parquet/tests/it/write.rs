@@ -556,51 +556,40 @@ fn dictionaries_outgrowing_their_keys_get_wider_keys_in_arrow_schema() {
 /// groups by a word must end there. Read back by quiver and by pyarrow, value for value.
 #[test]
 fn definition_levels_of_any_null_pattern_read_back() {
+    use crate::mutants::Rng;
     use quiver_arrow::array::{Array, PrimitiveArray};
     use quiver_arrow::datatype::{DataType, Field, Schema};
     use std::sync::Arc;
     let schema = Arc::new(Schema::new(vec![Field::new("x", DataType::Int32, true)]));
     let dir = tempfile::tempdir().unwrap();
-    let mut files = Vec::new();
     let mut patterns: Vec<Vec<bool>> = Vec::new();
     // A valid stretch, `lead` groups of mixed bits left open at the 1,024-row slice's end,
     // then words of mixed bits in the next slice (`lead` = 7 once made a run of 64 groups).
     for lead in 0..8 {
         let mut valid = vec![true; 1024 - 8 * lead];
-        let mixed = |v: &mut Vec<bool>, groups: usize| {
-            v.extend((0..8 * groups).map(|i| i % 2 == 1));
-        };
-        mixed(&mut valid, lead);
-        mixed(&mut valid, 70);
+        valid.extend((0..8 * (lead + 70)).map(|i| i % 2 == 1));
         valid.resize(2048, true);
         patterns.push(valid);
     }
     // Random runs of valid and null rows and stretches of random bits.
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..12 {
         let mut valid = Vec::new();
         while valid.len() < 5000 {
-            let n = (next() % 700) as usize;
-            match next() % 3 {
+            let n = rng.below(700);
+            match rng.below(3) {
                 0 => valid.extend(std::iter::repeat_n(true, n)),
                 1 => valid.extend(std::iter::repeat_n(false, n % 40)),
-                _ => valid.extend((0..n).map(|_| next() % 2 == 0)),
+                _ => valid.extend((0..n).map(|_| rng.below(2) == 0)),
             }
         }
         valid.truncate(5000);
         patterns.push(valid);
     }
+    let mut cases = String::new();
     for (k, valid) in patterns.iter().enumerate() {
-        let values: Vec<Option<i32>> = (0..valid.len())
-            .map(|i| valid[i].then_some(i as i32))
-            .collect();
-        let x = Array::I32(PrimitiveArray::from_options(values.iter().copied()));
+        let values = (0..valid.len()).map(|i| valid[i].then_some(i as i32));
+        let x = Array::I32(PrimitiveArray::from_options(values));
         let batch = quiver_arrow::RecordBatch::try_new(schema.clone(), vec![x]).unwrap();
         let path = dir.path().join(format!("p{k}.parquet"));
         let mut w = FileWriter::create(&path, schema.clone(), WriteOptions::default()).unwrap();
@@ -610,54 +599,29 @@ fn definition_levels_of_any_null_pattern_read_back() {
         let read = FileReader::try_new(&bytes, ReadOptions::default())
             .and_then(|r| r.read_all())
             .unwrap_or_else(|e| panic!("pattern {k}: {e}"));
-        let got: Vec<Option<i32>> = read
-            .iter()
-            .flat_map(|b| {
-                let Array::I32(a) = b.column(0) else {
-                    panic!("{:?}", b.column(0).data_type())
-                };
-                (0..a.len())
-                    .map(|i| (!a.is_null(i)).then(|| a.value(i)))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        assert_eq!(got, values, "pattern {k}");
-        files.push((path, values));
+        let got: Vec<&quiver_arrow::array::Array> = read.iter().map(|b| b.column(0)).collect();
+        let got = quiver_arrow::compute::concat(&got).unwrap();
+        assert!(
+            quiver_arrow::compute::logical_eq(&got, batch.column(0)),
+            "pattern {k}"
+        );
+        // The batch as an IPC stream: what pyarrow must read from the file.
+        let ipc = dir.path().join(format!("p{k}.arrows"));
+        let file = std::fs::File::create(&ipc).unwrap();
+        let mut s =
+            quiver_ipc::write::StreamWriter::try_new(file, schema.clone(), Default::default())
+                .unwrap();
+        s.write(&batch).unwrap();
+        s.finish().unwrap();
+        let case = json!({"original": ipc, "written": path, "ipc": ipc, "readers": ["pyarrow"]});
+        cases.push_str(&format!("{case}\n"));
     }
     if !writer_available("pyarrow", "import pyarrow") {
         return;
     }
-    let input: String = files
-        .iter()
-        .map(|(p, _)| format!("{}\n", p.display()))
-        .collect();
-    let script = "import sys, json, pyarrow.parquet as pq\n\
-                  for line in sys.stdin:\n    \
-                  print(json.dumps(pq.read_table(line.strip()).column(0).to_pylist()))\n";
-    let out = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(
-            std::fs::File::open({
-                let list = dir.path().join("files.txt");
-                std::fs::write(&list, input).unwrap();
-                list
-            })
-            .unwrap(),
-        )
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<Vec<Option<i32>>> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    for (k, ((_, values), got)) in files.iter().zip(&lines).enumerate() {
-        assert_eq!(got, values, "pyarrow, pattern {k}");
+    let lines = python_lines("write_check.py", &cases);
+    assert_eq!(lines.len(), patterns.len());
+    for line in lines {
+        assert!(line["errors"].as_array().unwrap().is_empty(), "{line}");
     }
-    assert_eq!(lines.len(), files.len());
 }

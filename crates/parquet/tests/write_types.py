@@ -75,6 +75,7 @@ for name, kwargs in {
     "legacy_nested": {"use_compliant_nested_type": False},
     "int96": {"use_deprecated_int96_timestamps": True},
     "v2_pages": {"data_page_version": "2.0"},
+    "decimal_as_integer": {"store_decimal_as_integer": True},
 }.items():
     t = table
     if name == "v1_0":
@@ -84,3 +85,14 @@ for name, kwargs in {
 # Field ids.
 ids = pa.schema([pa.field("a", pa.int32(), metadata={"PARQUET:field_id": "7"})])
 pq.write_table(pa.table({"a": [1]}, schema=ids), f"{out}/field_ids.parquet")
+# Decimal32 and Decimal64 (restored from ARROW:schema) in files of their own: polars cannot
+# read them (it panics on the whole file), and would skip every column of the others.
+small = pa.table({
+    "dec32": col(pa.decimal32(7, 2), [decimal.Decimal("12345.67"), None, decimal.Decimal("-0.01")]),
+    "dec64": col(pa.decimal64(15, 0), [decimal.Decimal("123456789012345"), None, decimal.Decimal("-300")]),
+    "dec64_9": col(pa.decimal64(9, 9), [decimal.Decimal("0.999999999"), None, decimal.Decimal("-0.000000001")]),
+})
+pq.write_table(small, f"{out}/small_decimals.parquet")
+pq.write_table(small, f"{out}/small_decimals_int.parquet", store_decimal_as_integer=True)
+pq.write_table(small, f"{out}/small_decimals_v2_dict.parquet", data_page_version="2.0",
+               use_dictionary=True, store_decimal_as_integer=True)

@@ -380,6 +380,45 @@ fn primitive<T: quiver_arrow::array::PrimitiveType>(
     Ok(PrimitiveArray::<T>::try_new(t.clone(), Buffer::from(data), validity)?.into())
 }
 
+/// Decimal values into the 32- or 64-bit integers of `t` (`Decimal32` or `Decimal64`); a value
+/// out of their range (more digits than the precision allows) is an error.
+fn narrow_decimals(t: &DataType, values: impl Iterator<Item = i128>) -> Result<MutableBuffer> {
+    let bits = if matches!(t, DataType::Decimal32 { .. }) {
+        32
+    } else {
+        64
+    };
+    let mut out = MutableBuffer::with_capacity(values.size_hint().0 * bits / 8);
+    for v in values {
+        let fits = if bits == 32 {
+            i32::try_from(v).map(|x| out.push(x)).is_ok()
+        } else {
+            i64::try_from(v).map(|x| out.push(x)).is_ok()
+        };
+        if !fits {
+            return Err(Error::oos(format!(
+                "decimal value {v} (unscaled) does not fit {t}"
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// A `Decimal32` or `Decimal64` array from the integers [`narrow_decimals`] made.
+fn primitive_narrow(
+    t: &DataType,
+    data: MutableBuffer,
+    slots: usize,
+    present: Option<&Bitmap>,
+    validity: Option<Bitmap>,
+) -> Result<Array> {
+    if matches!(t, DataType::Decimal32 { .. }) {
+        primitive::<i32>(t, data, slots, present, validity)
+    } else {
+        primitive::<i64>(t, data, slots, present, validity)
+    }
+}
+
 /// Converts each dense value of `width` bytes with `f` into `U`.
 fn convert<U: bytemuck::Pod>(
     data: &MutableBuffer,
@@ -593,6 +632,30 @@ fn leaf(
                     };
                     primitive::<I256>(t, convert(&data, width, f), slots, present, validity)
                 }
+                (P::INT32, D::Decimal32 { .. }) => {
+                    primitive::<i32>(t, data, slots, present, validity)
+                }
+                (P::INT64, D::Decimal64 { .. }) => {
+                    primitive::<i64>(t, data, slots, present, validity)
+                }
+                (P::INT32 | P::INT64, D::Decimal32 { .. } | D::Decimal64 { .. }) => {
+                    let wide = |b: &[u8]| {
+                        if width == 4 {
+                            le_i32(b) as i128
+                        } else {
+                            le_i64(b) as i128
+                        }
+                    };
+                    let data = narrow_decimals(t, data.as_slice().chunks_exact(width).map(wide))?;
+                    primitive_narrow(t, data, slots, present, validity)
+                }
+                (P::FIXED_LEN_BYTE_ARRAY, D::Decimal32 { .. } | D::Decimal64 { .. })
+                    if (1..=16).contains(&width) =>
+                {
+                    let wide = |b: &[u8]| low_i128(be_to_le32(b));
+                    let data = narrow_decimals(t, data.as_slice().chunks_exact(width).map(wide))?;
+                    primitive_narrow(t, data, slots, present, validity)
+                }
                 (P::INT96, D::Timestamp(unit, _)) => {
                     primitive::<i64>(t, int96_values(*unit, &data)?, slots, present, validity)
                 }
@@ -681,6 +744,19 @@ fn bytes_leaf(
             let offsets = OffsetBuffer::<i64>::try_new(Buffer::from(offsets))?;
             let utf8 = matches!(t, D::LargeUtf8);
             binary(offsets, values, validity, utf8, utf8_known)
+        }
+        D::Decimal32 { .. } | D::Decimal64 { .. } => {
+            let sink = sink.into_wide();
+            let offsets = sink.offsets.typed::<i64>();
+            let values = sink.values.as_slice();
+            if let Some(w) = offsets.windows(2).find(|w| w[1].saturating_sub(w[0]) > 16) {
+                return Err(Error::oos(format!("decimal of {} bytes", w[1] - w[0])));
+            }
+            let wide = offsets
+                .windows(2)
+                .map(|w| low_i128(be_to_le32(&values[w[0] as usize..w[1] as usize])));
+            let data = narrow_decimals(t, wide)?;
+            primitive_narrow(t, data, slots, present, validity)
         }
         D::Decimal128 { .. } | D::Decimal256 { .. } => {
             let sink = sink.into_wide();
@@ -945,4 +1021,32 @@ fn pad_null_lists(
     }
     let refs: Vec<&Array> = pieces.iter().collect();
     quiver_arrow::compute::concat(&refs)
+}
+
+#[cfg(test)]
+mod narrow_decimal_tests {
+    use super::*;
+
+    #[test]
+    fn decimals_narrow_to_32_and_64_bits_or_name_the_value_that_does_not_fit() {
+        let t32 = DataType::Decimal32 {
+            precision: 9,
+            scale: 2,
+        };
+        let t64 = DataType::Decimal64 {
+            precision: 18,
+            scale: 0,
+        };
+        let ok = narrow_decimals(
+            &t32,
+            [i32::MIN as i128, -1, 0, i32::MAX as i128].into_iter(),
+        );
+        assert_eq!(ok.unwrap().typed::<i32>(), [i32::MIN, -1, 0, i32::MAX]);
+        let ok = narrow_decimals(&t64, [i64::MIN as i128, 7].into_iter()).unwrap();
+        assert_eq!(ok.typed::<i64>(), [i64::MIN, 7]);
+        let e = narrow_decimals(&t32, [1, i32::MAX as i128 + 1].into_iter()).unwrap_err();
+        assert!(e.to_string().contains("2147483648"), "{e}");
+        let e = narrow_decimals(&t64, [i64::MIN as i128 - 1].into_iter()).unwrap_err();
+        assert!(e.to_string().contains("Decimal64"), "{e}");
+    }
 }

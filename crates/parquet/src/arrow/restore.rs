@@ -169,6 +169,18 @@ fn restore_type(inferred: &DataType, origin: &DataType) -> DataType {
         (D::Binary, D::LargeBinary | D::BinaryView) | (D::Utf8, D::LargeUtf8 | D::Utf8View) => {
             origin.clone()
         }
+        (D::Decimal128 { precision, scale }, D::Decimal32 { .. }) if *precision <= 9 => {
+            D::Decimal32 {
+                precision: *precision,
+                scale: *scale,
+            }
+        }
+        (D::Decimal128 { precision, scale }, D::Decimal64 { .. }) if *precision <= 18 => {
+            D::Decimal64 {
+                precision: *precision,
+                scale: *scale,
+            }
+        }
         (D::Decimal128 { precision, scale }, D::Decimal256 { .. }) => D::Decimal256 {
             precision: *precision,
             scale: *scale,

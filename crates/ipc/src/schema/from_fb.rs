@@ -75,15 +75,16 @@ pub(crate) fn schema_from_fb(s: fb::Schema<'_>) -> Result<IpcSchema> {
     };
     let mut dictionaries = DictionaryFields::default();
     let mut fields = Vec::new();
-    let mut path = Vec::new();
+    let (mut path, mut names) = (Vec::new(), Vec::new());
     for (i, f) in s.fields().into_iter().flatten().enumerate() {
         path.push(i);
-        let ctx = Ctx {
+        let mut ctx = Ctx {
             dictionaries: &mut dictionaries,
             path: &mut path,
+            names: &mut names,
             depth: 0,
         };
-        fields.push(field_from_fb(f, ctx).map_err(|e| e.context(format!("schema field {i}")))?);
+        fields.push(field_from_fb(f, &mut ctx)?);
         path.pop();
     }
     let schema = Schema::new(fields).with_metadata(metadata_from_fb(s.custom_metadata()));
@@ -96,41 +97,57 @@ pub(crate) fn schema_from_fb(s: fb::Schema<'_>) -> Result<IpcSchema> {
 
 struct Ctx<'c> {
     dictionaries: &'c mut DictionaryFields,
+    /// Child indices from the schema down to this field (the dictionary fields' key).
     path: &'c mut Vec<usize>,
+    /// The names along `path`, for errors: each names its field's whole path once.
+    names: &'c mut Vec<String>,
     depth: usize,
 }
 
-fn field_from_fb(f: fb::Field<'_>, ctx: Ctx<'_>) -> Result<FieldRef> {
-    if ctx.depth > MAX_NESTING {
-        return Err(Error::oos(format!(
-            "types nested deeper than {MAX_NESTING} levels"
-        )));
+impl Ctx<'_> {
+    /// `e` located at this field: `field "a.b.c"` (the names from the schema down, joined by
+    /// dots as [`super::path_name`] joins them).
+    fn at(&self, e: Error) -> Error {
+        e.context(format!("field \"{}\"", self.names.join(".")))
     }
+}
+
+fn field_from_fb(f: fb::Field<'_>, ctx: &mut Ctx<'_>) -> Result<FieldRef> {
     let name = f.name().unwrap_or_default();
+    ctx.names.push(name.to_string());
+    let field = field_here(f, name, ctx);
+    ctx.names.pop();
+    field
+}
+
+/// [`field_from_fb`] with `name` pushed: errors that arise at this field are located with
+/// [`Ctx::at`]; a child's come back located already.
+fn field_here(f: fb::Field<'_>, name: &str, ctx: &mut Ctx<'_>) -> Result<FieldRef> {
+    if ctx.depth > MAX_NESTING {
+        return Err(ctx.at(Error::oos(format!(
+            "types nested deeper than {MAX_NESTING} levels"
+        ))));
+    }
     let mut children = Vec::new();
     for (j, c) in f.children().into_iter().flatten().enumerate() {
         ctx.path.push(j);
-        let sub = Ctx {
-            dictionaries: ctx.dictionaries,
-            path: ctx.path,
-            depth: ctx.depth + 1,
-        };
-        let child = field_from_fb(c, sub).map_err(|e| e.context(format!("child {j}")));
+        ctx.depth += 1;
+        let child = field_from_fb(c, ctx);
+        ctx.depth -= 1;
         ctx.path.pop();
         children.push(child?);
     }
-    let mut data_type =
-        type_from_fb(&f, children).map_err(|e| e.context(format!("field \"{name}\"")))?;
+    let mut data_type = type_from_fb(&f, children).map_err(|e| ctx.at(e))?;
     if let Some(d) = f.dictionary() {
         let key = match d.indexType() {
             None => IntegerType::Int32,
-            Some(int) => int_type(int.bitWidth(), int.is_signed())?,
+            Some(int) => int_type(int.bitWidth(), int.is_signed()).map_err(|e| ctx.at(e))?,
         };
         if d.dictionaryKind() != fb::DictionaryKind::DenseArray {
-            return Err(Error::not_supported(format!(
+            return Err(ctx.at(Error::not_supported(format!(
                 "dictionary kind {}",
                 d.dictionaryKind().0
-            )));
+            ))));
         }
         ctx.dictionaries.insert(ctx.path.clone(), d.id());
         data_type = DataType::Dictionary {
@@ -141,10 +158,7 @@ fn field_from_fb(f: fb::Field<'_>, ctx: Ctx<'_>) -> Result<FieldRef> {
     }
     let field = Field::new(name, data_type, f.nullable())
         .with_metadata(metadata_from_fb(f.custom_metadata()));
-    field
-        .data_type()
-        .validate()
-        .map_err(|e| e.context(format!("field \"{name}\"")))?;
+    field.data_type().validate().map_err(|e| ctx.at(e))?;
     Ok(Arc::new(field))
 }
 

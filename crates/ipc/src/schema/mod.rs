@@ -17,6 +17,7 @@ mod to_fb;
 
 pub use from_fb::MAX_NESTING;
 pub(crate) use from_fb::{check_version, metadata_from_fb, schema_from_fb};
+pub use to_fb::check_nesting;
 pub(crate) use to_fb::{metadata_to_fb, schema_to_fb};
 
 use quiver_arrow::{DataType, Error, FieldRef, Result, Schema, SchemaRef};

@@ -1,10 +1,11 @@
 //! [`IpcSchema`] → flatbuffer `Schema`.
 
-use super::{DictionaryFields, Endianness, IpcSchema, ipc_children};
+use super::{DictionaryFields, Endianness, IpcSchema, MAX_NESTING, ipc_children};
 use crate::fb::org::apache::arrow::flatbuf as fb;
 use flatbuffers::{FlatBufferBuilder, UnionWIPOffset, WIPOffset};
 use quiver_arrow::{
-    DataType, Error, Field, IntegerType, IntervalUnit, Metadata, Result, TimeUnit, UnionMode,
+    DataType, Error, Field, FieldRef, IntegerType, IntervalUnit, Metadata, Result, TimeUnit,
+    UnionMode,
 };
 
 type Fbb<'b> = FlatBufferBuilder<'b>;
@@ -39,8 +40,9 @@ pub(crate) fn schema_to_fb<'b>(
     fbb: &mut Fbb<'b>,
     schema: &IpcSchema,
 ) -> Result<WIPOffset<fb::Schema<'b>>> {
-    let mut fields = Vec::with_capacity(schema.schema.fields.len());
+    check_nesting(&schema.schema)?;
     let mut path = Vec::new();
+    let mut fields = Vec::with_capacity(schema.schema.fields.len());
     for (i, f) in schema.schema.fields.iter().enumerate() {
         path.push(i);
         fields.push(field_to_fb(fbb, f, &schema.dictionaries, &mut path)?);
@@ -61,6 +63,48 @@ pub(crate) fn schema_to_fb<'b>(
             features: None,
         },
     ))
+}
+
+/// Refuses a schema with a field more than [`MAX_NESTING`] fields deep, the top-level field
+/// counting as one (63 nested lists of a primitive are the most): pyarrow refuses deeper
+/// types ("Max recursion depth reached"), and quiver's reader refuses one level more. The error
+/// names the first such field.
+///
+/// ```
+/// use quiver_arrow::{DataType, Field, Schema};
+/// use quiver_ipc::schema::check_nesting;
+/// let mut t = DataType::Int8;
+/// for _ in 0..63 {
+///     t = DataType::list_of(t);
+/// }
+/// assert!(check_nesting(&Schema::new(vec![Field::new("l", t.clone(), true)])).is_ok());
+/// let deeper = Schema::new(vec![Field::new("l", DataType::list_of(t), true)]);
+/// let e = check_nesting(&deeper).unwrap_err().to_string();
+/// assert!(e.contains("field \"l.item.item"), "{e}");
+/// ```
+pub fn check_nesting(schema: &quiver_arrow::Schema) -> Result<()> {
+    let mut path = Vec::new();
+    if too_deep(&schema.fields, &mut path) {
+        return Err(Error::invalid(format!(
+            "field \"{}\": types nested more than {MAX_NESTING} fields deep (the top-level \
+             field counting as one), which pyarrow refuses",
+            super::path_name(schema, &path)
+        )));
+    }
+    Ok(())
+}
+
+/// Whether a field under `fields` (`path.len()` fields deep) lies more than [`MAX_NESTING`]
+/// fields deep; `path` is then the first such field's.
+fn too_deep(fields: &[FieldRef], path: &mut Vec<usize>) -> bool {
+    for (i, f) in fields.iter().enumerate() {
+        path.push(i);
+        if path.len() > MAX_NESTING || too_deep(&ipc_children(f.data_type()), path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
 }
 
 fn field_to_fb<'b>(

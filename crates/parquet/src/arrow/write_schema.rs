@@ -86,6 +86,8 @@ impl WriteSchema {
         options: &SchemaOptions,
         stored_raw: &dyn Fn(&[String]) -> bool,
     ) -> Result<WriteSchema> {
+        // The stored ARROW:schema must be readable (and the levels stay far from their limit).
+        quiver_ipc::schema::check_nesting(schema)?;
         let mut b = Builder {
             options,
             stored_raw,

@@ -133,7 +133,7 @@ impl Writer {
             })?;
             bar.clear();
         }
-        if let Some(last) = self.chunks.finish()? {
+        for last in self.chunks.finish()? {
             self.sink.write(&last).with_context(|| label.clone())?;
         }
         self.sink.finish().with_context(|| label.clone())?;
@@ -142,7 +142,10 @@ impl Writer {
 }
 
 /// Cuts and joins batches to a fixed number of rows (slices are zero-copy; only batches
-/// smaller than the target are concatenated).
+/// smaller than the target are concatenated). A joined batch is cut short where joining one
+/// more piece would give a dictionary column more distinct values than its key type indexes
+/// (row groups with dictionaries of their own, each within the keys): the output keeps the
+/// input's types, as pyarrow and the Parquet writer expect of every batch.
 struct Rechunker {
     size: Option<usize>,
     pending: Vec<RecordBatch>,
@@ -182,28 +185,59 @@ impl Rechunker {
         Ok(out)
     }
 
-    fn finish(&mut self) -> Result<Option<RecordBatch>> {
+    fn finish(&mut self) -> Result<Vec<RecordBatch>> {
         self.flush()
     }
 
-    fn flush(&mut self) -> Result<Option<RecordBatch>> {
-        if self.pending.is_empty() {
-            return Ok(None);
-        }
+    /// The pending pieces joined: into one batch, or into a few where their dictionaries
+    /// together outgrow the keys (each batch then the longest run of pieces that joins).
+    fn flush(&mut self) -> Result<Vec<RecordBatch>> {
         let parts = std::mem::take(&mut self.pending);
         self.pending_rows = 0;
-        if parts.len() == 1 {
-            return Ok(parts.into_iter().next());
+        let mut out = Vec::new();
+        let mut rest = &parts[..];
+        while !rest.is_empty() {
+            match join(rest) {
+                Ok(b) => {
+                    out.push(b);
+                    break;
+                }
+                Err(quiver_arrow::Error::Overflow { .. }) => {
+                    // The distinct values of a prefix only grow with it: find the longest
+                    // prefix that joins (one piece always does) by bisection.
+                    let (mut fits, mut overflows) = (1, rest.len());
+                    let mut best = rest[0].clone();
+                    while overflows - fits > 1 {
+                        let mid = (fits + overflows) / 2;
+                        match join(&rest[..mid]) {
+                            Ok(b) => (fits, best) = (mid, b),
+                            Err(quiver_arrow::Error::Overflow { .. }) => overflows = mid,
+                            Err(e) => return Err(e.into()),
+                        }
+                    }
+                    out.push(best);
+                    rest = &rest[fits..];
+                }
+                Err(e) => return Err(e.into()),
+            }
         }
-        let schema = parts[0].schema().clone();
-        let columns = (0..schema.fields.len())
-            .map(|c| {
-                let arrays: Vec<&Array> = parts.iter().map(|p| p.column(c)).collect();
-                concat(&arrays)
-            })
-            .collect::<quiver_arrow::Result<Vec<_>>>()?;
-        Ok(Some(RecordBatch::try_new(schema, columns)?))
+        Ok(out)
     }
+}
+
+/// `parts` (batches of one schema) concatenated column by column.
+fn join(parts: &[RecordBatch]) -> quiver_arrow::Result<RecordBatch> {
+    if let [one] = parts {
+        return Ok(one.clone());
+    }
+    let schema = parts[0].schema().clone();
+    let columns = (0..schema.fields.len())
+        .map(|c| {
+            let arrays: Vec<&Array> = parts.iter().map(|p| p.column(c)).collect();
+            concat(&arrays)
+        })
+        .collect::<quiver_arrow::Result<Vec<_>>>()?;
+    RecordBatch::try_new(schema, columns)
 }
 
 #[cfg(test)]
@@ -244,5 +278,51 @@ mod tests {
             })
             .collect();
         assert_eq!(all, (0..16).collect::<Vec<_>>());
+    }
+
+    /// `n` rows of a dictionary<int8> column whose dictionary holds `n` values of its own.
+    fn dictionary_batch(group: usize, n: usize) -> RecordBatch {
+        use quiver_arrow::{DictionaryArray, IntegerType, StringArray};
+        let names: Vec<String> = (0..n).map(|i| format!("g{group}v{i}")).collect();
+        let values = StringArray::from_options(names.iter().map(|v| Some(v.as_str())));
+        let keys = PrimitiveArray::<i8>::new((0..n as i8).collect::<Vec<_>>());
+        let d = DictionaryArray::try_new(keys.into(), Array::from(values), false).unwrap();
+        let t = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
+        let schema = Arc::new(Schema::new(vec![Field::new("d", t, false)]));
+        RecordBatch::try_new(schema, vec![d.into()]).unwrap()
+    }
+
+    fn dictionary_strings(b: &RecordBatch) -> Vec<String> {
+        let d = b.column(0).as_dictionary().unwrap();
+        let values = d.values().as_utf8().unwrap();
+        (0..d.len())
+            .map(|i| values.value(d.key(i).unwrap()).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn rechunker_cuts_joins_short_where_dictionaries_outgrow_their_keys() {
+        let mut r = Rechunker::new(Some(250));
+        let (mut out, mut expected) = (Vec::new(), Vec::new());
+        for g in 0..3 {
+            let b = dictionary_batch(g, 100);
+            expected.extend(dictionary_strings(&b));
+            out.extend(r.push(b).unwrap());
+        }
+        out.extend(r.finish().unwrap());
+        // 200 distinct values outgrow int8 keys (128): 100 | 100 | 50 (the cut at 250) | 50.
+        let sizes: Vec<usize> = out.iter().map(RecordBatch::num_rows).collect();
+        assert_eq!(sizes, [100, 100, 50, 50]);
+        let all: Vec<String> = out.iter().flat_map(dictionary_strings).collect();
+        assert_eq!(all, expected);
+        // Dictionaries that fit together are joined.
+        let mut r = Rechunker::new(Some(120));
+        let mut out = Vec::new();
+        for g in 0..4 {
+            out.extend(r.push(dictionary_batch(g, 30)).unwrap());
+        }
+        out.extend(r.finish().unwrap());
+        let sizes: Vec<usize> = out.iter().map(RecordBatch::num_rows).collect();
+        assert_eq!(sizes, [120]);
     }
 }

@@ -71,9 +71,18 @@ impl Sorter {
         let columns = (0..schema.fields.len())
             .map(|c| {
                 let parts: Vec<&Array> = batches.iter().map(|b| b.column(c)).collect();
-                concat(&parts)
+                concat(&parts).map_err(|e| {
+                    let name = schema.fields[c].name();
+                    let hint = if matches!(e, quiver_arrow::Error::Overflow { .. }) {
+                        " (sorting joins the input's dictionaries into one, too many values \
+                         for its key type; pyarrow refuses the same)"
+                    } else {
+                        ""
+                    };
+                    anyhow::Error::new(e).context(format!("--sort-by: column {name}{hint}"))
+                })
             })
-            .collect::<quiver_arrow::Result<Vec<Array>>>()?;
+            .collect::<Result<Vec<Array>>>()?;
         drop(batches);
         let sort_keys: Vec<(&Array, SortOptions)> = keys
             .iter()

@@ -140,6 +140,8 @@ fn scalar_kind(v: &Json) -> Option<Kind> {
     Some(match v {
         Json::Bool(_) => Kind::Bool,
         Json::Number(t) if t.contains(['.', 'e', 'E']) => Kind::Float,
+        // Integers beyond int64 are doubles, as pyarrow and DuckDB infer them.
+        Json::Number(t) if t.parse::<i64>().is_err() => Kind::Float,
         Json::Number(_) => Kind::Int,
         Json::Str(t) => string_kind(t.as_bytes()),
         _ => return None,

@@ -93,6 +93,10 @@ impl<R: BufRead> JsonReader<R> {
                 return Ok(false);
             }
             self.line_no += 1;
+            // A UTF-8 byte order mark may open the input (as pyarrow and DuckDB read it).
+            if self.line_no == 1 && self.line.starts_with(b"\xEF\xBB\xBF") {
+                self.line.drain(..3);
+            }
             if self.line.iter().any(|b| !b.is_ascii_whitespace()) {
                 return Ok(true);
             }

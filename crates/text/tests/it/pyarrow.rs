@@ -114,3 +114,52 @@ fn inferred_types_match_pyarrow() {
     // Deliberate difference: pyarrow infers `dec` (12.34, 99999.99) as double, as do we.
     assert_eq!(ours, theirs);
 }
+
+/// JSON Lines that pyarrow's `json.read_json` reads as doubles (integers beyond int64), opened
+/// by a byte order mark: quiver infers the same types and values (doubles compared by bits).
+#[test]
+fn json_integers_beyond_int64_and_a_byte_order_mark_read_as_pyarrow_reads_them() {
+    if !have_pyarrow() {
+        return;
+    }
+    let data = "\u{feff}{\"a\": 1, \"b\": -9223372036854775808, \"c\": 18446744073709551615}\n\
+                {\"a\": 99999999999999999999, \"b\": 9223372036854775807, \"c\": -1}\n\
+                {\"a\": -9223372036854775809, \"b\": null, \"c\": 0}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    std::fs::write(&path, data).unwrap();
+    let py = format!(
+        "import struct\n\
+         import pyarrow.json as pj\n\
+         t = pj.read_json({:?})\n\
+         bits = lambda v: struct.unpack('<q', struct.pack('<d', v))[0] if isinstance(v, float) else v\n\
+         for f in t.schema: print(f.name, f.type, [bits(v) for v in t.column(f.name).to_pylist()])\n",
+        path.to_str().unwrap()
+    );
+    let out = Command::new("python3").args(["-c", &py]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs = String::from_utf8(out.stdout).unwrap();
+    let batches = read_json(data.as_bytes(), None).unwrap();
+    let mut ours = String::new();
+    let batch = &batches[0];
+    for (i, f) in batch.schema().fields.iter().enumerate() {
+        let c = batch.column(i);
+        let values: Vec<String> = (0..c.len())
+            .map(|r| match f.data_type() {
+                _ if c.is_null(r) => "None".into(),
+                quiver_arrow::DataType::Float64 => {
+                    let v = c.as_primitive::<f64>().unwrap().value(r);
+                    (v.to_bits() as i64).to_string()
+                }
+                _ => quiver_arrow::display::format_value(c, r),
+            })
+            .collect();
+        let t = format_data_type(f.data_type());
+        ours.push_str(&format!("{} {} [{}]\n", f.name(), t, values.join(", ")));
+    }
+    assert_eq!(ours, theirs);
+}

@@ -414,6 +414,21 @@ def schema_cases():
                            path("dict-int8-widened", i))
         finish("dict-int8-widened", target_rows=600, arrow_keys_widened=["c"],
                about="dictionary<int8> columns of 100 values each, joined into one row group")
+    for name, rows, widen in [("dict-int8-plain-kept", 30, []),
+                              ("dict-int8-plain-widened", 100, ["c"])]:
+        if not wanted(name):
+            continue
+        # dictionary<int8> columns, the middle file's pages PLAIN (not dictionary-encoded):
+        # its values count towards the distinct values a merged row group may hold. Few rows
+        # in all stay within int8's keys; more must widen them.
+        for i in range(3):
+            vals = pa.array([f"p{i}-{j:03}" for j in range(20 if rows == 30 else 100)])
+            keys = pa.array([j % len(vals) for j in range(rows)], pa.int8())
+            pq.write_table(pa.table({"c": pa.DictionaryArray.from_arrays(keys, vals)}),
+                           path(name, i), use_dictionary=(i != 1))
+        finish(name, target_rows=600, arrow_keys_widened=widen,
+               about=f"dictionary<int8> columns of {rows} rows, one file's pages PLAIN, "
+                     "joined into one row group")
     if wanted("dict-int8-nested-widened"):
         # The same inside a list and a struct: the keys of nested dictionaries widen too.
         for i in range(2):

@@ -102,7 +102,8 @@ pub(super) struct ChunkOut<'a> {
     pub counts: PageCounts,
     /// Every piece had an offset index (the chunk gets one).
     pub offset_index: bool,
-    /// Entries of its dictionary page (0 without one).
+    /// At least its distinct values where a dictionary column reads them: the entries of its
+    /// dictionary page (0 without one) plus the values of its data pages not dictionary-encoded.
     pub dictionary_entries: usize,
 }
 
@@ -253,6 +254,8 @@ struct Builder<'c, 'a> {
     rows_before: i64,
     /// A data page not dictionary-encoded was written: later ones may not be.
     plain_written: bool,
+    /// Values (nulls included) of the data pages written not dictionary-encoded.
+    plain_values: u64,
     /// DELTA byte-array pages are written PLAIN (the chunk would mix them with PLAIN pages).
     delta_to_plain: bool,
     /// The chunk has one piece: copied as it is.
@@ -412,7 +415,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                 first_row,
                 unencoded,
             });
-            self.plain_written |= !dictionary_encoded || new_encoding.is_some();
+            if !dictionary_encoded || new_encoding.is_some() {
+                self.plain_written = true;
+                self.plain_values += u64::try_from(n).unwrap_or(0);
+            }
             self.stat(h.type_, new_encoding.unwrap_or(encoding));
             if let Some(e) = new_encoding {
                 self.acc.encoding(e);
@@ -621,7 +627,8 @@ impl<'c, 'a> Builder<'c, 'a> {
             geo,
             counts: self.counts,
             offset_index: self.offset_index,
-            dictionary_entries,
+            dictionary_entries: dictionary_entries
+                .saturating_add(usize::try_from(self.plain_values).unwrap_or(usize::MAX)),
         })
     }
 }
@@ -711,6 +718,7 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         offset_index: true,
         rows_before: 0,
         plain_written: false,
+        plain_values: 0,
         delta_to_plain: false,
         single: pieces.len() == 1,
         single_dictionary: false,

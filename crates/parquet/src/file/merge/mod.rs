@@ -39,7 +39,7 @@ use super::chunk_meta::{
 };
 use super::writer::CREATED_BY;
 use crate::format::{
-    ColumnMetaData, Encoding, FileMetaData, KeyValue, OffsetIndex, PageLocation, PageType, Type,
+    ColumnMetaData, Encoding, FileMetaData, KeyValue, OffsetIndex, PageLocation, Type,
 };
 use crate::metadata::{ParquetMetaData, parse_file};
 use crate::thrift::{Encoded, ThriftList};
@@ -488,8 +488,9 @@ struct Writer<'a> {
     pos: u64,
     report: MergeReport,
     groups: Vec<GroupRecord>,
-    /// Per leaf: the most entries of a dictionary page, and whether a data page is not
-    /// dictionary-encoded (its distinct values are not known), over every chunk written.
+    /// Per leaf: the most distinct values a chunk written can hold ([`ChunkOut`]'s
+    /// `dictionary_entries`: its dictionary page's entries and the values of its pages not
+    /// dictionary-encoded), and `false` (every bound is known).
     dictionaries: Vec<(usize, bool)>,
 }
 
@@ -615,13 +616,6 @@ impl<'a> Writer<'a> {
         for (leaf, c) in chunks.iter().enumerate() {
             let d = &mut self.dictionaries[leaf];
             d.0 = d.0.max(c.dictionary_entries);
-            d.1 |= c.encoding_stats.iter().any(|s| {
-                matches!(s.page_type, PageType::DATA_PAGE | PageType::DATA_PAGE_V2)
-                    && !matches!(
-                        s.encoding,
-                        Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY
-                    )
-            });
         }
         for c in &mut chunks {
             // Every byte copied: nothing rewritten, no page written anew.

@@ -99,7 +99,22 @@ def nulldens(r):
 def mask_for(r, n, p):
     if p == 0.0: return None
     if p == 1.0: return np.ones(n, dtype=bool)
-    return np.array([r.random() < p for _ in range(n)], dtype=bool)
+    mode = r.random()
+    if mode < 0.6:
+        return np.array([r.random() < p for _ in range(n)], dtype=bool)
+    if mode < 0.85:
+        # Runs of nulls and values of random lengths (short to a few pages long): the RLE /
+        # bit-packed level runs of every length, and run boundaries at every offset.
+        out = np.zeros(n, dtype=bool); i = 0; null = r.random() < p
+        scale = r.choice([3, 8, 64, 504, 4096])
+        while i < n:
+            k = 1 + int(r.expovariate(1.0 / scale))
+            out[i:i + k] = null; i += k; null = not null
+        return out
+    # Periodic patterns (a period of 1 to 70 slots), the shapes word-at-a-time encoders see.
+    period = r.randint(1, 70)
+    base = [r.random() < p for _ in range(period)]
+    return np.array([base[i % period] for i in range(n)], dtype=bool)
 
 def gen_ints(r, t, n):
     bits = t.bit_width; signed = pa.types.is_signed_integer(t)
@@ -544,11 +559,24 @@ def write_polars(r, table, path):
     return o
 
 def write_fastparquet(r, table, path):
-    import fastparquet
-    df = table.to_pandas()
     o = dict(compression=r.choice(['SNAPPY', 'GZIP', 'ZSTD', None, 'BROTLI']), row_group_offsets=r.choice([50000000, 500, 100]),
              stats=r.choice([True, False]), times=r.choice(['int64', 'int96']))
-    fastparquet.write(path, df, **o)
+    # In a child process: fastparquet has crashed the interpreter (a segfault) on some tables.
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            import fastparquet
+            fastparquet.write(path, table.to_pandas(), **o)
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        bump('write_crash_fastparquet')
+        raise RuntimeError(f'fastparquet died by signal {os.WTERMSIG(status)}')
+    if os.WEXITSTATUS(status) != 0:
+        raise RuntimeError('fastparquet failed')
     return o
 
 # ---------------------------------------------------------------- checks

@@ -134,10 +134,11 @@ pub struct ColumnChunkWriter {
     seen: write_stats::SeenEntries,
     keys: Option<DictKeys>,
     /// The values of input dictionaries written into pages that are not dictionary-encoded
-    /// ([`EncodedChunk::dictionary_entries`]), and the last input dictionary counted (its
-    /// address), there or in the chunk's dictionary.
+    /// ([`EncodedChunk::dictionary_entries`]), and the last input dictionary counted, with how
+    /// many of its values were (all when it went into the chunk's dictionary). The dictionary
+    /// itself is held, not its address: a later batch's could be allocated where a freed one was.
     plain_dictionary_values: usize,
-    counted_dictionary: Option<usize>,
+    counted_dictionary: Option<(Arc<Array>, usize)>,
     words: Vec<u64>,
 }
 
@@ -271,14 +272,14 @@ impl ColumnChunkWriter {
         };
         self.keys = keys;
         let input_dictionary = match &leaf.array {
-            Array::Dictionary(d) => Some((Arc::as_ptr(d.values()) as usize, d.values().len())),
+            Array::Dictionary(d) => Some(d.values()),
             _ => None,
         };
-        if let Some((at, _)) = input_dictionary
+        if let Some(dict) = input_dictionary
             && self.dictionary_encoding()
         {
             // Its values all go into the chunk's dictionary with the first slice.
-            self.counted_dictionary = Some(at);
+            self.counted_dictionary = Some((dict.clone(), dict.len()));
         }
         let mut walker = Walker::new(leaf, self.leaf_nullable);
         let entries = walker.entries();
@@ -299,14 +300,20 @@ impl ColumnChunkWriter {
                 self.fall_back();
             }
         }
-        if let Some((at, values)) = input_dictionary
+        if let Some(dict) = input_dictionary
             && !self.dictionary_encoding()
-            && self.counted_dictionary != Some(at)
         {
             // Some of this batch's keys may be in plain pages (none when the chunk fell back
-            // after its last slice: the bound is only looser).
-            self.counted_dictionary = Some(at);
-            self.plain_dictionary_values = self.plain_dictionary_values.saturating_add(values);
+            // after its last slice: the bound is only looser). They use at most as many of its
+            // values as they are, and at most all of them over the batches sharing it.
+            let before = match &self.counted_dictionary {
+                Some((a, counted)) if Arc::ptr_eq(a, dict) => *counted,
+                _ => 0,
+            };
+            let now = before.saturating_add(entries).min(dict.len()).max(before);
+            self.counted_dictionary = Some((dict.clone(), now));
+            self.plain_dictionary_values =
+                self.plain_dictionary_values.saturating_add(now - before);
         }
         Ok(())
     }

@@ -550,6 +550,60 @@ fn dictionaries_outgrowing_their_keys_get_wider_keys_in_arrow_schema() {
     }
 }
 
+/// PLAIN pages of dictionary<int8> batches count towards the distinct values a row group
+/// holds by the keys the batches have, not by their dictionaries' whole length: two batches
+/// of 50 rows over dictionaries of 200 values each keep int8. Batches written one at a time,
+/// each dropped before the next is made (a new dictionary may then sit where a freed one was),
+/// still count each dictionary: three of 100 values widen.
+#[test]
+fn plain_pages_count_the_dictionary_values_their_keys_can_reach() {
+    use quiver_arrow::array::{Array, DictionaryArray, PrimitiveArray, StringArray};
+    use quiver_arrow::datatype::{DataType, Field, IntegerType, Schema};
+    use std::sync::Arc;
+    let int8 = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
+    let schema = Arc::new(Schema::new(vec![Field::new("d", int8.clone(), true)]));
+    let batch = |k: usize, values: usize, rows: usize| {
+        let names: Vec<String> = (0..values).map(|j| format!("b{k}-{j}")).collect();
+        let values = StringArray::from_options(names.iter().map(|n| Some(n.as_str())));
+        let keys = PrimitiveArray::<i8>::new((0..rows).map(|j| j as i8).collect::<Vec<_>>());
+        let d = DictionaryArray::try_new(keys.into(), Array::from(values), false).unwrap();
+        quiver_arrow::RecordBatch::try_new(schema.clone(), vec![d.into()]).unwrap()
+    };
+    let int32 = DataType::dictionary(IntegerType::Int32, DataType::Utf8);
+    for (values, rows, batches, want) in [(200, 50, 2, &int8), (100, 100, 3, &int32)] {
+        let mut options = WriteOptions::default();
+        options.column.dictionary = false;
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        let mut expected = Vec::new();
+        for k in 0..batches {
+            let b = batch(k, values, rows);
+            let d = b.column(0).as_dictionary().unwrap();
+            let v = d.values().as_utf8().unwrap();
+            expected.extend((0..rows).map(|i| v.value(d.key(i).unwrap()).to_string()));
+            w.write(&b).unwrap();
+        }
+        let (bytes, _) = w.close().unwrap();
+        let reader = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+        let read = reader.read_all().unwrap();
+        assert_eq!(
+            read[0].schema().fields[0].data_type(),
+            want,
+            "{values} values"
+        );
+        let got: Vec<String> = read
+            .iter()
+            .flat_map(|b| {
+                let d = b.column(0).as_dictionary().unwrap().clone();
+                let v = d.values().as_utf8().unwrap().clone();
+                (0..d.len())
+                    .map(move |i| v.value(d.key(i).unwrap()).to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(got, expected, "{values} values");
+    }
+}
+
 /// Null patterns whose definition levels reach the RLE encoder's word steps with every count
 /// of groups already in a bit-packed run (the column writer puts validity slice by slice, so
 /// a run can carry any number of groups into the next slice): a run filled to exactly 63

@@ -3,11 +3,16 @@
 //!
 //! Memory: the input's batches are joined column by column into one array per column (about
 //! twice the input's size at the peak, then once), plus one output batch at a time.
+//!
+//! A dictionary column whose batches' dictionaries together hold more values than its keys
+//! index (row groups each with a dictionary of its own; pyarrow's `sort_by` refuses these) is
+//! joined with int32 keys, and each output batch gets a dictionary of just the values its rows
+//! use, under the column's own key type: the output keeps the input's schema.
 
 use anyhow::{Context, Result};
-use quiver_arrow::builder::make_builder;
+use quiver_arrow::builder::{DictionaryBuilder, make_builder};
 use quiver_arrow::compute::{SortOptions, concat, sort_to_indices, take};
-use quiver_arrow::{Array, RecordBatch, SchemaRef};
+use quiver_arrow::{Array, IntegerType, RecordBatch, SchemaRef};
 
 /// Batches collected for sorting.
 pub struct Sorter {
@@ -68,18 +73,26 @@ impl Sorter {
         if batches.is_empty() {
             return Ok(());
         }
+        // A dictionary column whose batches' dictionaries together outgrow its keys (row
+        // groups with dictionaries of their own) is joined with int32 keys; each sorted batch
+        // then gets a dictionary of the values it uses, under the column's own keys.
+        let mut narrow_to = vec![None; schema.fields.len()];
         let columns = (0..schema.fields.len())
             .map(|c| {
                 let parts: Vec<&Array> = batches.iter().map(|b| b.column(c)).collect();
-                concat(&parts).map_err(|e| {
-                    let name = schema.fields[c].name();
-                    let hint = if matches!(e, quiver_arrow::Error::Overflow { .. }) {
-                        " (sorting joins the input's dictionaries into one, too many values \
-                         for its key type; pyarrow refuses the same)"
-                    } else {
-                        ""
-                    };
-                    anyhow::Error::new(e).context(format!("--sort-by: column {name}{hint}"))
+                match concat(&parts) {
+                    Err(quiver_arrow::Error::Overflow { .. }) if is_dictionary(parts[0]) => {
+                        let Array::Dictionary(first) = parts[0] else {
+                            unreachable!("is_dictionary")
+                        };
+                        narrow_to[c] = Some(first.key_type());
+                        rekey(&parts, IntegerType::Int32)
+                    }
+                    joined => joined,
+                }
+                .map_err(|e| {
+                    anyhow::Error::new(e)
+                        .context(format!("--sort-by: column {}", schema.fields[c].name()))
                 })
             })
             .collect::<Result<Vec<Array>>>()?;
@@ -94,11 +107,141 @@ impl Sorter {
         for rows in order.chunks(chunk.max(1)) {
             let taken = columns
                 .iter()
-                .map(|c| take(c, rows))
-                .collect::<quiver_arrow::Result<Vec<Array>>>()?;
+                .zip(&narrow_to)
+                .enumerate()
+                .map(|(c, (column, narrow))| {
+                    let t = take(column, rows)?;
+                    match narrow {
+                        None => Ok(t),
+                        Some(key) => rekey(&[&t], *key).map_err(|e| {
+                            let name = schema.fields[c].name();
+                            let hint = if matches!(e, quiver_arrow::Error::Overflow { .. }) {
+                                " (a sorted batch uses more of the joined dictionaries' \
+                                 values than its key type indexes; pass a smaller --batch-size)"
+                            } else {
+                                ""
+                            };
+                            anyhow::Error::new(e).context(format!("--sort-by: column {name}{hint}"))
+                        }),
+                    }
+                })
+                .collect::<Result<Vec<Array>>>()?;
             done += rows.len() as u64;
             each(RecordBatch::try_new(schema.clone(), taken)?, done, total)?;
         }
         Ok(())
+    }
+}
+
+/// Whether `a` is a dictionary array whose values can be unified by value (not nested).
+fn is_dictionary(a: &Array) -> bool {
+    matches!(a, Array::Dictionary(d) if !d.values().data_type().is_nested())
+}
+
+/// The dictionary arrays `parts` joined into one with `key` keys: each value its keys use is
+/// kept once (a value no key uses is dropped), in the order the keys first reach it.
+/// [`quiver_arrow::Error::Overflow`] when more distinct values are used than `key` indexes.
+fn rekey(parts: &[&Array], key: IntegerType) -> quiver_arrow::Result<Array> {
+    let len = parts.iter().map(|p| p.len()).sum();
+    let Some(Array::Dictionary(first)) = parts.first() else {
+        return Err(quiver_arrow::Error::invalid(
+            "rekey: not a dictionary array",
+        ));
+    };
+    let value_type = first.values().data_type().clone();
+    let mut b =
+        DictionaryBuilder::with_capacity(key, value_type, len)?.with_ordered(first.is_ordered());
+    let mut null_at = None;
+    for part in parts {
+        let Array::Dictionary(d) = part else {
+            return Err(quiver_arrow::Error::invalid(
+                "rekey: not a dictionary array",
+            ));
+        };
+        let values = d.values();
+        // Each of this part's values interned once, when a key first reaches it.
+        let mut map = vec![usize::MAX; values.len()];
+        for i in 0..d.len() {
+            let Some(k) = d.key(i) else {
+                b.append_null();
+                continue;
+            };
+            let slot = map.get_mut(k).ok_or_else(|| {
+                quiver_arrow::Error::oos(format!(
+                    "dictionary key {k} is beyond its {} values",
+                    values.len()
+                ))
+            })?;
+            if *slot == usize::MAX {
+                *slot = b.intern_value(values, k, &mut null_at)?;
+            }
+            b.append_key(*slot)?;
+        }
+    }
+    Ok(b.finish().into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quiver_arrow::{DataType, DictionaryArray, Field, PrimitiveArray, Schema, StringArray};
+    use std::sync::Arc;
+
+    /// 100 rows whose dictionary<int8> has 100 values of its own (`g{group}-{i}`), and a sort
+    /// key `n` = i.
+    fn batch(schema: &SchemaRef, group: usize) -> RecordBatch {
+        let names: Vec<String> = (0..100).map(|i| format!("g{group}-{i}")).collect();
+        let values = StringArray::from_options(names.iter().map(|v| Some(v.as_str())));
+        let keys = PrimitiveArray::<i8>::new((0..100i8).collect::<Vec<_>>());
+        let d = DictionaryArray::try_new(keys.into(), Array::from(values), false).unwrap();
+        let n = PrimitiveArray::<i64>::new((0..100i64).collect::<Vec<_>>());
+        RecordBatch::try_new(schema.clone(), vec![d.into(), n.into()]).unwrap()
+    }
+
+    fn strings(b: &RecordBatch) -> Vec<String> {
+        let d = b.column(0).as_dictionary().unwrap();
+        let values = d.values().as_utf8().unwrap();
+        (0..d.len())
+            .map(|i| values.value(d.key(i).unwrap()).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn dictionaries_outgrowing_their_keys_together_sort_into_batches_under_those_keys() {
+        let int8 = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
+        let schema: SchemaRef = Arc::new(Schema::new(vec![
+            Field::new("k", int8.clone(), false),
+            Field::new("n", DataType::Int64, false),
+        ]));
+        let sorter = |chunk| {
+            let mut s = Sorter::new(&schema, &["n".to_string()]).unwrap().unwrap();
+            for g in 0..3 {
+                s.push(batch(&schema, g));
+            }
+            let mut out = Vec::new();
+            s.finish(chunk, |b, _, _| {
+                out.push(b);
+                Ok(())
+            })
+            .map(|()| out)
+        };
+        let out = sorter(100).unwrap();
+        assert_eq!(out.len(), 3);
+        // Stable: n = 0 of groups 0, 1, 2, then n = 1 of each…
+        let want: Vec<String> = (0..100)
+            .flat_map(|i| (0..3).map(move |g| format!("g{g}-{i}")))
+            .collect();
+        let got: Vec<String> = out.iter().flat_map(strings).collect();
+        assert_eq!(got, want);
+        for b in &out {
+            assert_eq!(b.schema().fields[0].data_type(), &int8);
+            assert_eq!(b.column(0).as_dictionary().unwrap().values().len(), 100);
+        }
+        // One batch of all 300 rows cannot be int8-keyed: the error says what to do.
+        let e = format!("{:#}", sorter(300).unwrap_err());
+        assert!(
+            e.contains("column k") && e.contains("smaller --batch-size"),
+            "{e}"
+        );
     }
 }

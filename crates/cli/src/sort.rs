@@ -7,7 +7,8 @@
 //! A dictionary column whose batches' dictionaries together hold more values than its keys
 //! index (row groups each with a dictionary of its own; pyarrow's `sort_by` refuses these) is
 //! joined with int32 keys, and each output batch gets a dictionary of just the values its rows
-//! use, under the column's own key type: the output keeps the input's schema.
+//! use, under the column's own key type: the output keeps the input's schema. A batch whose
+//! rows use more values than those keys index is cut in two (again, until each fits).
 
 use anyhow::{Context, Result};
 use quiver_arrow::builder::{DictionaryBuilder, make_builder};
@@ -104,28 +105,30 @@ impl Sorter {
         let order = sort_to_indices(&sort_keys).context("sorting")?;
         let total = order.len() as u64;
         let mut done = 0;
-        for rows in order.chunks(chunk.max(1)) {
-            let taken = columns
-                .iter()
-                .zip(&narrow_to)
-                .enumerate()
-                .map(|(c, (column, narrow))| {
-                    let t = take(column, rows)?;
-                    match narrow {
-                        None => Ok(t),
-                        Some(key) => rekey(&[&t], *key).map_err(|e| {
-                            let name = schema.fields[c].name();
-                            let hint = if matches!(e, quiver_arrow::Error::Overflow { .. }) {
-                                " (a sorted batch uses more of the joined dictionaries' \
-                                 values than its key type indexes; pass a smaller --batch-size)"
-                            } else {
-                                ""
-                            };
-                            anyhow::Error::new(e).context(format!("--sort-by: column {name}{hint}"))
-                        }),
+        // Batches in order (a stack, the next on top); one whose re-keyed dictionary would
+        // outgrow its keys is cut in two.
+        let mut pending: Vec<&[usize]> = order.chunks(chunk.max(1)).rev().collect();
+        while let Some(rows) = pending.pop() {
+            let mut taken = Vec::with_capacity(columns.len());
+            let mut overflow = false;
+            for (column, narrow) in columns.iter().zip(&narrow_to) {
+                let t = take(column, rows)?;
+                match narrow.map(|key| rekey(&[&t], key)) {
+                    None => taken.push(t),
+                    Some(Ok(t)) => taken.push(t),
+                    Some(Err(quiver_arrow::Error::Overflow { .. })) if rows.len() > 1 => {
+                        overflow = true;
+                        break;
                     }
-                })
-                .collect::<Result<Vec<Array>>>()?;
+                    Some(Err(e)) => return Err(e.into()),
+                }
+            }
+            if overflow {
+                let (first, second) = rows.split_at(rows.len() / 2);
+                pending.push(second);
+                pending.push(first);
+                continue;
+            }
             done += rows.len() as u64;
             each(RecordBatch::try_new(schema.clone(), taken)?, done, total)?;
         }
@@ -237,11 +240,11 @@ mod tests {
             assert_eq!(b.schema().fields[0].data_type(), &int8);
             assert_eq!(b.column(0).as_dictionary().unwrap().values().len(), 100);
         }
-        // One batch of all 300 rows cannot be int8-keyed: the error says what to do.
-        let e = format!("{:#}", sorter(300).unwrap_err());
-        assert!(
-            e.contains("column k") && e.contains("smaller --batch-size"),
-            "{e}"
-        );
+        // A batch of all 300 rows cannot be int8-keyed: it is cut until each part fits.
+        let out = sorter(300).unwrap();
+        let sizes: Vec<usize> = out.iter().map(RecordBatch::num_rows).collect();
+        assert_eq!(sizes, [75, 75, 75, 75]);
+        let got: Vec<String> = out.iter().flat_map(strings).collect();
+        assert_eq!(got, want);
     }
 }

@@ -1,6 +1,7 @@
 //! The Parquet file writer: record batches in, a Parquet file out.
 //!
-//! Each batch is cut to the row group's remaining rows, its top-level columns shredded and
+//! Each batch is cut to the row group's remaining rows (and, under a byte limit, to about the
+//! rows the bytes left hold, by the group's bytes per row so far), its top-level columns shredded and
 //! encoded in parallel (one job per top-level column, on [`WriteOptions::threads`]); a row
 //! group is closed when it reaches [`WriteOptions::row_group_rows`] rows or
 //! [`WriteOptions::row_group_bytes`] encoded bytes, and written in column order: each chunk's
@@ -239,7 +240,7 @@ impl<W: Write> FileWriter<W> {
         let n = batch.num_rows();
         while start < n {
             let room = (self.opts.row_group_rows as u64 - self.group_rows).max(1) as usize;
-            let take = room.min(n - start);
+            let take = room.min(n - start).min(self.rows_fitting(batch));
             let part = if start == 0 && take == n {
                 batch.clone()
             } else {
@@ -261,6 +262,32 @@ impl<W: Write> FileWriter<W> {
             }
         }
         Ok(())
+    }
+
+    /// About how many more rows the row group takes before its encoded bytes reach
+    /// [`WriteOptions::row_group_bytes`] (unbounded without that limit): the bytes left over the
+    /// bytes per row so far (the first rows of a group estimated by `batch`'s size in memory),
+    /// at least an eighth of a whole group's rows so that a group is not filled by ever
+    /// smaller slices, and at least one.
+    fn rows_fitting(&self, batch: &RecordBatch) -> usize {
+        let limit = self.opts.row_group_bytes;
+        if limit == usize::MAX || batch.num_rows() == 0 {
+            return usize::MAX;
+        }
+        let bytes: usize = self
+            .writers
+            .iter()
+            .map(ColumnChunkWriter::buffered_bytes)
+            .sum();
+        let per_row = if self.group_rows > 0 && bytes > 0 {
+            bytes as f64 / self.group_rows as f64
+        } else {
+            batch.buffer_bytes().max(1) as f64 / batch.num_rows() as f64
+        };
+        let left = limit.saturating_sub(bytes) as f64 / per_row;
+        let eighth = limit as f64 / per_row / 8.0;
+        // Saturating float-to-int conversions: a huge estimate is simply unbounded.
+        (left.max(eighth).ceil() as usize).max(1)
     }
 
     /// Shreds and encodes every column of `batch`, one job per top-level column.

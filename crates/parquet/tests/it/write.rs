@@ -550,6 +550,66 @@ fn dictionaries_outgrowing_their_keys_get_wider_keys_in_arrow_schema() {
     }
 }
 
+/// A byte limit closes row groups inside a batch too: one batch of 20,000 rows under a 16 KiB
+/// limit (and no row limit) becomes many row groups of about that size, every row read back
+/// in order.
+#[test]
+fn row_groups_close_by_bytes_within_one_batch() {
+    use quiver_arrow::array::{Array, PrimitiveArray, StringArray};
+    use quiver_arrow::datatype::{DataType, Field, Schema};
+    use std::sync::Arc;
+    let rows = 20_000i64;
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("i", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let names: Vec<Option<String>> = (0..rows)
+        .map(|i| (i % 11 != 0).then(|| format!("name{}", i * 2_654_435_761 % 1_000_003)))
+        .collect();
+    let batch = quiver_arrow::RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Array::I64(PrimitiveArray::from_options((0..rows).map(Some))),
+            Array::Utf8(StringArray::from_options(names.iter().map(Option::as_deref))),
+        ],
+    )
+    .unwrap();
+    let limit = 16 << 10;
+    let opts = WriteOptions {
+        row_group_rows: usize::MAX,
+        row_group_bytes: limit,
+        ..WriteOptions::default()
+    };
+    let mut w = FileWriter::new(Vec::new(), schema.clone(), opts).unwrap();
+    w.write(&batch).unwrap();
+    let (file, _) = w.close().unwrap();
+    let md = quiver_parquet::metadata::parse_file(&file).unwrap();
+    let groups = md.num_row_groups();
+    assert!(groups >= 10, "{groups} row groups");
+    for g in 0..groups {
+        let bytes: i64 = (0..2)
+            .map(|c| {
+                let chunk = md.column_chunk(g, c).unwrap();
+                chunk.meta_data.as_ref().unwrap().total_compressed_size
+            })
+            .sum();
+        // Closed once past the limit, by slices of at most an eighth of a group past it.
+        assert!(bytes as usize <= limit + limit / 4, "row group {g}: {bytes} bytes");
+    }
+    let reader = FileReader::try_new(&file, ReadOptions::default()).unwrap();
+    let read = reader.read_all().unwrap();
+    let all: Vec<&quiver_arrow::array::Array> = read.iter().map(|b| b.column(0)).collect();
+    let ids = quiver_arrow::compute::concat(&all).unwrap();
+    let ids = ids.as_primitive::<i64>().unwrap();
+    assert_eq!(ids.values().as_slice(), (0..rows).collect::<Vec<_>>());
+    let all: Vec<&quiver_arrow::array::Array> = read.iter().map(|b| b.column(1)).collect();
+    let s = quiver_arrow::compute::concat(&all).unwrap();
+    let s = s.as_utf8().unwrap();
+    for (i, want) in names.iter().enumerate() {
+        assert_eq!((!s.is_null(i)).then(|| s.value(i)), want.as_deref(), "row {i}");
+    }
+}
+
 /// PLAIN pages of dictionary<int8> batches count towards the distinct values a row group
 /// holds by the keys the batches have, not by their dictionaries' whole length: two batches
 /// of 50 rows over dictionaries of 200 values each keep int8. Batches written one at a time,

@@ -351,6 +351,15 @@ def sorted_cases():
         finish("sorted-nulls", sorted_by=[sc("id")], sorted_survives_coalesce=False,
                target_rows=3000, about="nulls last in each file: concatenation puts nulls "
                                        "in the middle although max(file i) < min(file i+1)")
+    if wanted("sorted-float-nan"):
+        # Ascending doubles, NaN last (as quiver and pyarrow sort them): min/max leave NaN out,
+        # so max(file i) < min(file i+1) although file i ends in NaN.
+        ts = [pa.table({"x": pa.array([i * 10.0 + j for j in range(9)] + [float("nan")]),
+                        "n": pa.array(range(10), pa.int32())}) for i in range(3)]
+        write("sorted-float-nan", ts, [sc("x")])
+        finish("sorted-float-nan", sorted_by=[sc("x")], sorted_survives_coalesce=False,
+               target_rows=3000, about="doubles ascending, NaN last in each file: the "
+                                       "concatenation is not sorted")
     if wanted("sorted-multi"):
         ts = []
         for i in range(3):

@@ -94,7 +94,8 @@ fn bounds<'a>(
 /// chunk statistics prove: the first key decides when its bounds are apart; when `p`'s last
 /// value equals `q`'s first, the next key decides the tie (by whole-chunk bounds, which hold
 /// for the tied rows too); ties on the last key are in order. Nulls go where the key says:
-/// a piece may hold them only at the end it places them.
+/// a piece may hold them only at the end it places them. Float keys prove nothing (NaN is
+/// not in their statistics).
 fn pair_in_order(
     cx: &Cx<'_, '_>,
     p: (usize, usize, u64),
@@ -104,7 +105,13 @@ fn pair_in_order(
     for (k, s) in cols.iter().enumerate() {
         let leaf = s.column_idx.max(0) as usize;
         let order = cx.schema.orders[leaf];
-        if order == SortOrder::Undefined {
+        // Float statistics leave NaN out, and NaN sorts past every number: a NaN at the end
+        // of `p` (or, descending, at the start of `q`) is invisible to them. Without a NaN
+        // count to prove there is none, float keys prove no order.
+        if matches!(
+            order,
+            SortOrder::Undefined | SortOrder::Float | SortOrder::Float16
+        ) {
             return Ok(false);
         }
         let physical = cx.schema.physical[leaf];

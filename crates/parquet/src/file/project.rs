@@ -7,6 +7,7 @@ use super::FileReader;
 use crate::arrow::build::leaf_targets;
 use crate::arrow::plan::Plan;
 use quiver_arrow::datatype::{DataType, Field, FieldRef, Fields, Schema, SchemaRef};
+use quiver_arrow::display::format_type;
 use quiver_arrow::{Error, Result};
 use std::sync::Arc;
 
@@ -226,10 +227,23 @@ fn prune(
                 }
                 t => {
                     return Err(Error::invalid(format!(
-                        "{shown:?} is of type {t:?}: fields inside it cannot be selected"
+                        "{shown:?} is of type {}: fields inside it cannot be selected",
+                        format_type(t)
                     )));
                 }
             };
+            // A path through a list names fields of its elements (no step for the element).
+            if !matches!(e.data_type(), DataType::Struct(_))
+                && !matches!(**element, Plan::List { .. })
+            {
+                return Err(Error::invalid(format!(
+                    "{shown:?} is of type {}, whose elements have no fields to select {:?} \
+                     from (a path through a list names fields of its elements, with no step \
+                     for the element itself)",
+                    format_type(t),
+                    paths[0].join(".")
+                )));
+            }
             let (p, e) = prune(element, e, paths, shown)?;
             let plan = Plan::List {
                 node: *node,
@@ -239,7 +253,8 @@ fn prune(
             Ok((plan, with_type(rebuild(e))))
         }
         (_, t) => Err(Error::invalid(format!(
-            "{shown:?} is of type {t:?}, which has no fields to select {:?} from",
+            "{shown:?} is of type {}, which has no fields to select {:?} from",
+            format_type(t),
             paths[0].join(".")
         ))),
     }

@@ -251,7 +251,16 @@ fn dotted_paths_select_inside_structs_as_pyarrow_does() {
         r.batches(&s).err().unwrap().to_string()
     };
     assert!(e("s.z").contains("no field \"z\" in \"s\""), "{}", e("s.z"));
-    assert!(e("k.z").contains("\"k\" is of type"), "{}", e("k.z"));
+    assert!(e("k.z").contains("\"k\" is of type int64,"), "{}", e("k.z"));
+    // A path through the list names its elements' fields: an "element" step, or a field of
+    // a field that is not a struct, is refused naming the list's own type.
+    assert!(
+        e("l.element").contains("no field \"element\" in \"l\""),
+        "{}",
+        e("l.element")
+    );
+    let deep = e("l.y.z");
+    assert!(deep.contains("\"l.y\" is of type string,"), "{deep}");
     assert!(e("q.z").contains("no column \"q.z\""), "{}", e("q.z"));
 }
 
@@ -287,4 +296,38 @@ fn dictionary_option_reads_as_pyarrows_read_dictionary() {
         got[0].schema().fields[0].data_type(),
         DataType::Dictionary { .. }
     ));
+}
+
+/// A path below a list of primitives (`ll.item`, `ll.element`) is refused naming the list's
+/// type, not its element's under the list's name.
+#[test]
+fn a_path_below_a_list_of_primitives_names_the_list() {
+    use quiver_arrow::array::{ListArray, PrimitiveArray};
+    use quiver_arrow::buffer::OffsetBuffer;
+    use quiver_arrow::datatype::{Field, Schema};
+    use quiver_parquet::file::writer::{FileWriter, WriteOptions};
+    use std::sync::Arc;
+    let item = Arc::new(Field::new("item", DataType::Int16, true));
+    let values = Array::from(PrimitiveArray::<i16>::new(vec![1i16, 2, 3]));
+    let offsets = OffsetBuffer::try_new(vec![0i32, 2, 3].into()).unwrap();
+    let ll = ListArray::try_new(item.clone(), offsets, values, None).unwrap();
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "ll",
+        DataType::List(item),
+        true,
+    )]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![ll.into()]).unwrap();
+    let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    w.write(&batch).unwrap();
+    let (bytes, _) = w.close().unwrap();
+    let r = FileReader::try_new(&bytes, ReadOptions::default()).unwrap();
+    for path in ["ll.item", "ll.element"] {
+        let s = Selection {
+            columns: Some(vec![path.into()]),
+            ..Selection::default()
+        };
+        let e = r.batches(&s).err().unwrap().to_string();
+        assert!(e.contains("\"ll\" is of type list<"), "{path}: {e}");
+        assert!(e.contains("whose elements have no fields"), "{path}: {e}");
+    }
 }

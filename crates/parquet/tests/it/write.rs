@@ -570,7 +570,9 @@ fn row_groups_close_by_bytes_within_one_batch() {
         schema.clone(),
         vec![
             Array::I64(PrimitiveArray::from_options((0..rows).map(Some))),
-            Array::Utf8(StringArray::from_options(names.iter().map(Option::as_deref))),
+            Array::Utf8(StringArray::from_options(
+                names.iter().map(Option::as_deref),
+            )),
         ],
     )
     .unwrap();
@@ -594,7 +596,10 @@ fn row_groups_close_by_bytes_within_one_batch() {
             })
             .sum();
         // Closed once past the limit, by slices of at most an eighth of a group past it.
-        assert!(bytes as usize <= limit + limit / 4, "row group {g}: {bytes} bytes");
+        assert!(
+            bytes as usize <= limit + limit / 4,
+            "row group {g}: {bytes} bytes"
+        );
     }
     let reader = FileReader::try_new(&file, ReadOptions::default()).unwrap();
     let read = reader.read_all().unwrap();
@@ -606,7 +611,11 @@ fn row_groups_close_by_bytes_within_one_batch() {
     let s = quiver_arrow::compute::concat(&all).unwrap();
     let s = s.as_utf8().unwrap();
     for (i, want) in names.iter().enumerate() {
-        assert_eq!((!s.is_null(i)).then(|| s.value(i)), want.as_deref(), "row {i}");
+        assert_eq!(
+            (!s.is_null(i)).then(|| s.value(i)),
+            want.as_deref(),
+            "row {i}"
+        );
     }
 }
 

@@ -200,7 +200,8 @@ impl Input {
             matches!(q, quiver_arrow::Error::OutOfSpec { context, message }
                 if context.starts_with("line ")
                     && (context.contains(", column ") || context.contains(", field "))
-                    && !message.contains("schema"))
+                    && !message.contains("schema")
+                    && !message.contains("given twice"))
         });
         if !value_error {
             return e;

@@ -197,15 +197,28 @@ pub(crate) fn append_members(
     members: &[(std::borrow::Cow<str>, Json)],
     mode: Mode,
 ) -> Result<(), DecodeError> {
+    let mut found = 0;
     for (i, (f, b)) in fields.iter().zip(builders.iter_mut()).enumerate() {
         let seg = || format!(".{}", f.name());
         match member(members, i, f.name()) {
-            Some(x) => append(b, f, x, mode).map_err(|e| e.at(seg()))?,
+            Some(x) => {
+                found += 1;
+                append(b, f, x, mode).map_err(|e| e.at(seg()))?
+            }
             None if f.is_nullable() => b.append_null(),
             None => {
                 return Err(DecodeError::new("missing value for a non-nullable field").at(seg()));
             }
         }
+    }
+    if found == members.len() {
+        // Every member was a field's (schema names are unique): no key twice, none unknown.
+        return Ok(());
+    }
+    // A key given twice would lose one of its values (pyarrow and DuckDB refuse it too).
+    let mut seen = std::collections::HashSet::with_capacity(members.len());
+    if let Some((k, _)) = members.iter().find(|(k, _)| !seen.insert(k.as_ref())) {
+        return Err(DecodeError::new("key given twice in one object").at(format!(".{k}")));
     }
     if mode.strict_keys {
         if let Some((k, _)) = members

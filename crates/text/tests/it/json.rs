@@ -119,6 +119,14 @@ fn errors_name_line_and_path() {
         Some("l: fixed_size_list<item: int8>[3]"),
     );
     assert_eq!(e, "line 1, field \"l\": expected 3 list elements, found 2");
+    // A key given twice would lose a value (pyarrow and DuckDB refuse it too), with or
+    // without a schema, at any depth.
+    let e = err("{\"a\": 1, \"a\": 2}\n", None);
+    assert_eq!(e, "line 1, field \"a\": key given twice in one object");
+    let e = err("{\"a\": 1, \"b\": 2, \"a\": 3}\n", Some("a: int8"));
+    assert_eq!(e, "line 1, field \"a\": key given twice in one object");
+    let e = err("{\"s\": {\"x\": 1, \"x\": 1}}\n", None);
+    assert_eq!(e, "line 1, field \"s.x\": key given twice in one object");
 }
 
 #[test]

@@ -95,7 +95,13 @@ fn run_parquet(a: &InputArgs, label: &str) -> Result<ExitCode> {
         count(report.pages, "page", "pages"),
         count(report.rows, "row", "rows")
     );
-    print_report(label, &summary, &report.problems)
+    let code = print_report(label, &summary, &report.problems)?;
+    let mut out = std::io::stdout().lock();
+    for n in &report.notes {
+        writeln!(out, "  note: {n}")?;
+    }
+    out.flush()?;
+    Ok(code)
 }
 
 /// A problem as one line, without the file's name (the report's first line names it).

@@ -3,6 +3,12 @@
 //! and removed on any error, or when `SIGINT`, `SIGTERM` or `SIGHUP` ends the process
 //! ([`crate::interrupt`]).
 //!
+//! As `cp` and shell redirections treat their targets: a symbolic link is followed (its
+//! target is replaced, the link kept), a file replaced keeps its permissions (not its hard
+//! links: the rename puts a new file in its place), and an existing output that is not a
+//! regular file (a FIFO, `/dev/stdout`, a `/dev/fd/N` pipe) is written in place, without a
+//! temporary file (and so without the guarantee).
+//!
 //! The temporary file of `DIR/NAME` is `DIR/.NAME.PID.XXXXXX.quiver-tmp` (PID: the writing
 //! process). Only `SIGKILL`, a crash of the machine or the like can leave one behind, so
 //! before writing `DIR/NAME` quiver removes the stale temporaries of that same target: those
@@ -36,6 +42,10 @@ pub struct Output {
 
 enum Target {
     Stdout,
+    /// An existing output that is not a regular file (a FIFO, a character device such as a
+    /// terminal or `/dev/stdout`, a pipe named by `/dev/fd/N`): written in place, as a shell
+    /// redirection would; no temporary file can stand in for it.
+    Direct(File),
     File {
         /// Syncing the file as it is written ([`Output::writer_syncing`]).
         syncer: Option<Arc<SyncAhead>>,
@@ -56,11 +66,31 @@ impl Output {
             });
         }
         let label = path.display().to_string();
-        let (dir, name) = dir_and_name(path);
+        let (path, existing) =
+            resolve(path).with_context(|| format!("{label}: cannot create output"))?;
+        if let Some(meta) = &existing
+            && !meta.is_file()
+        {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .with_context(|| format!("{label}: cannot open output"))?;
+            return Ok(Output {
+                label,
+                target: Target::Direct(file),
+            });
+        }
+        let (dir, name) = dir_and_name(&path);
         remove_stale(dir, &name);
         let tmp = temp_beside(dir, &name)
             .map_err(|e| io::Error::new(e.kind(), without_path(&e)))
             .with_context(|| format!("{label}: cannot create output"))?;
+        // A file replaced keeps its permissions (as `cp` onto it would).
+        if let Some(meta) = &existing {
+            tmp.as_file()
+                .set_permissions(meta.permissions())
+                .with_context(|| format!("{label}: cannot create output"))?;
+        }
         let registration = crate::interrupt::register(tmp.path());
         Ok(Output {
             label,
@@ -68,7 +98,7 @@ impl Output {
                 syncer: None,
                 tmp,
                 registration,
-                path: path.to_path_buf(),
+                path,
             },
         })
     }
@@ -90,6 +120,7 @@ impl Output {
     pub fn writer_syncing(&mut self, sync: bool) -> Result<Box<dyn Write + Send>> {
         Ok(match &mut self.target {
             Target::Stdout => Box::new(BufWriter::with_capacity(1 << 20, io::stdout())),
+            Target::Direct(f) => Box::new(BufWriter::with_capacity(1 << 20, f.try_clone()?)),
             Target::File { tmp, syncer, .. } => {
                 let f: File = tmp.as_file().try_clone()?;
                 // Disk space is reserved ahead of the data (and the rest released on drop).
@@ -110,6 +141,7 @@ impl Output {
             Target::Stdout => {
                 anyhow::bail!("{}: a file is needed, not standard output", self.label)
             }
+            Target::Direct(f) => Ok(f.try_clone()?),
             Target::File { tmp, .. } => Ok(tmp.as_file().try_clone()?),
         }
     }
@@ -125,7 +157,7 @@ impl Output {
     /// the target incomplete. For outputs that can be made again (their inputs are kept).
     pub fn commit_with(self, sync: bool) -> Result<()> {
         match self.target {
-            Target::Stdout => Ok(()),
+            Target::Stdout | Target::Direct(_) => Ok(()),
             Target::File {
                 syncer,
                 tmp,
@@ -151,6 +183,38 @@ impl Output {
             }
         }
     }
+}
+
+/// Where the output `path` goes, and what is there now: a symbolic link is followed (its
+/// target is replaced, not the link, as `cp` and shell redirections do; a dangling link's
+/// target is created), and anything already at the end of it is described (a non-regular
+/// file is then written in place by [`Output::create`]).
+fn resolve(path: &Path) -> io::Result<(PathBuf, Option<std::fs::Metadata>)> {
+    let mut at = path.to_path_buf();
+    // Links to links are followed a bounded number of times (a loop is an error).
+    for _ in 0..40 {
+        let link = match std::fs::symlink_metadata(&at) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((at, None)),
+            Err(e) => return Err(e),
+        };
+        if !link.file_type().is_symlink() {
+            return Ok((at, Some(link)));
+        }
+        // What the link names, followed by the kernel: a pipe or device (`/dev/stdout`,
+        // `/dev/fd/N`, whose links name no path) is written through the link itself.
+        if let Ok(m) = std::fs::metadata(&at)
+            && !m.is_file()
+        {
+            return Ok((at, Some(m)));
+        }
+        let next = std::fs::read_link(&at)?;
+        at = match at.parent() {
+            Some(dir) if next.is_relative() => dir.join(next),
+            _ => next,
+        };
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// The directory of `path` (`.` for a bare name) and its file name.

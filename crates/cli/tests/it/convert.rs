@@ -201,3 +201,69 @@ fn csv_inference_tsv_and_delimiters() {
     assert!(header.contains('|'), "{out}");
     assert!(out.contains("3|4"), "{out}");
 }
+
+/// An output that is a symbolic link replaces the link's target (the link stays), one that is
+/// a FIFO is written into (a reader gets the data; the FIFO stays a FIFO), and a file replaced
+/// keeps its permissions: as `cp` and shell redirections treat them.
+#[cfg(unix)]
+#[test]
+fn outputs_through_links_and_fifos_and_kept_permissions() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    std::fs::write(&csv, "a,b\n1,x\n2,y\n").unwrap();
+    let want = "a,b\n1,x\n2,y\n";
+    // A link, relative, to an existing file; and a dangling one.
+    let real = dir.path().join("real.csv");
+    std::fs::write(&real, "old\n").unwrap();
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink("real.csv", &link).unwrap();
+    ok(&["convert", "-q", s(&csv), s(&link)]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), want);
+    let dangling = dir.path().join("dangling.csv");
+    std::os::unix::fs::symlink("made.csv", &dangling).unwrap();
+    ok(&["convert", "-q", s(&csv), s(&dangling)]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("made.csv")).unwrap(),
+        want
+    );
+    // Permissions of a file replaced.
+    let kept = dir.path().join("kept.csv");
+    std::fs::write(&kept, "old\n").unwrap();
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o600)).unwrap();
+    ok(&["convert", "-q", s(&csv), s(&kept)]);
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), want);
+    let mode = std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    // A FIFO, read on another thread.
+    let fifo = dir.path().join("out.fifo");
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    ok(&["convert", "-q", s(&csv), s(&fifo), "--to", "csv"]);
+    assert_eq!(reader.join().unwrap(), want);
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".quiver-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

@@ -63,9 +63,11 @@ pub enum Command {
     #[command(after_help = "Example:\n  quiver validate data.arrow")]
     Validate(InputArgs),
     /// Merge Parquet files into one without decoding their values: column chunks are copied,
-    /// small row groups joined (dictionaries merged, indices remapped), metadata kept.
+    /// small row groups joined (dictionaries merged, indices remapped), metadata kept. Arrow
+    /// IPC files merge too (record batches copied, dictionaries unified). The output has the
+    /// inputs' format.
     #[command(
-        after_help = "Examples:\n  quiver merge all.parquet part-0.parquet part-1.parquet\n  quiver merge all.parquet data/ --row-group-size 128MiB\n  quiver merge all.parquet data/ --verbatim --json"
+        after_help = "Examples:\n  quiver merge all.parquet part-0.parquet part-1.parquet\n  quiver merge all.parquet data/ --row-group-size 128MiB\n  quiver merge all.parquet data/ --verbatim --json\n  quiver merge all.arrow a.arrow b.arrow"
     )]
     Merge(MergeArgs),
     /// Compact a directory of Parquet files: in each partition folder, small files are merged

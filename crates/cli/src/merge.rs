@@ -3,6 +3,7 @@
 //! copied and what was rewritten.
 
 use crate::args::{MergeArgs, MergeOptionArgs, RowGroupSize};
+use crate::format::Format;
 use crate::numbers::{count, group};
 use crate::output::Output;
 use crate::progress::Progress;
@@ -95,6 +96,11 @@ pub fn open_inputs(paths: &[PathBuf]) -> Result<Vec<(String, File, Bytes)>> {
     paths
         .iter()
         .map(|p| {
+            if crate::source::is_stdio(p) {
+                crate::usage!(
+                    "merge reads its inputs from files (memory-mapped), not from standard input"
+                );
+            }
             let label = crate::source::label_of(p);
             let (f, b) = crate::source::open_mapped(p).with_context(|| label.clone())?;
             Ok((label, f, b))
@@ -163,10 +169,31 @@ pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
         );
     }
     let inputs = open_inputs(&paths)?;
-    if inputs
-        .first()
-        .is_some_and(|(_, _, b)| b.starts_with(b"ARROW1"))
+    if let Some((name, _, _)) = inputs
+        .iter()
+        .find(|(_, _, b)| b.starts_with(&[0xFF, 0xFF, 0xFF, 0xFF]))
     {
+        crate::usage!(
+            "{name}: an Arrow IPC stream; merge takes Arrow IPC files or Parquet files \
+             (`quiver convert` makes an IPC file of a stream)"
+        );
+    }
+    let ipc = inputs
+        .first()
+        .is_some_and(|(_, _, b)| b.starts_with(b"ARROW1"));
+    let format = if ipc { Format::Arrow } else { Format::Parquet };
+    if let Some(named) = Format::from_path(&a.output)
+        && named != format
+    {
+        crate::usage!(
+            "{}: its extension names {}, and the inputs are in {} format: merge writes its inputs' \
+             format (`quiver convert` changes formats)",
+            crate::source::label_of(&a.output),
+            named.describe(),
+            format.describe()
+        );
+    }
+    if ipc {
         return run_ipc(a, &inputs, quiet, start);
     }
     let mut opts = options(&a.merge)?;

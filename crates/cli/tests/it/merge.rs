@@ -210,6 +210,19 @@ fn failed_merges_leave_no_output_and_the_inputs_intact() {
         temporaries(dir.path())
     );
     assert_eq!(std::fs::read(&a).unwrap(), bytes);
+    // An output whose extension names another format than the inputs', an IPC stream
+    // input, and standard input are usage errors, with no output written.
+    let arrow = dir.path().join("out.arrow");
+    let err = fails(&["merge", s(&arrow), s(&a), s(&a)], 2);
+    assert!(err.contains("its extension names Arrow IPC file"), "{err}");
+    assert!(!arrow.exists());
+    let stream = dir.path().join("s.arrows");
+    ok(&["convert", s(&a), s(&stream)]);
+    let err = fails(&["merge", s(&out), s(&a), s(&stream)], 2);
+    assert!(err.contains("s.arrows: an Arrow IPC stream"), "{err}");
+    let err = fails(&["merge", s(&out), s(&a), "-"], 2);
+    assert!(err.contains("not from standard input"), "{err}");
+    assert!(!out.exists());
 }
 
 #[test]

@@ -285,15 +285,49 @@ pub fn project(schema: &SchemaRef, names: &[String], label: &str) -> Result<Vec<
         .collect()
 }
 
+/// Refuses read options that do not apply to inputs of `format` (CSV options for Parquet,
+/// Parquet options for CSV…), which would otherwise do nothing without a word.
+fn check_read_args(format: Format, args: &ReadArgs) -> Result<()> {
+    let csv = format == Format::Csv;
+    let text = matches!(format, Format::Csv | Format::Jsonl | Format::Json);
+    let given = [
+        ("--delimiter", args.delimiter.is_some(), csv),
+        ("--no-header", args.no_header, csv),
+        ("--null-value", !args.null_values.is_empty(), csv),
+        ("--schema", args.schema.is_some(), text),
+        ("--schema-from", args.schema_from.is_some(), text),
+        (
+            "--int96-unit",
+            args.int96_unit != crate::args::Int96Unit::default(),
+            format == Format::Parquet,
+        ),
+        ("--skip-crc", args.skip_crc, format == Format::Parquet),
+    ];
+    if let Some((name, _, _)) = given.iter().find(|(_, set, applies)| *set && !applies) {
+        crate::usage!(
+            "{name} does not apply to {} input (it is for {})",
+            format.describe(),
+            match *name {
+                "--delimiter" | "--no-header" | "--null-value" => "CSV",
+                "--schema" | "--schema-from" => "CSV and JSON",
+                _ => "Parquet",
+            }
+        );
+    }
+    Ok(())
+}
+
 fn open_reader(path: &Path, args: &ReadArgs, label: &str) -> Result<Input> {
     let counter = Arc::new(AtomicU64::new(0));
     let (format, raw, total): (Format, Box<dyn BufRead + Send>, Option<u64>) = if is_stdio(path) {
         let mut r = BufReader::with_capacity(1 << 20, std::io::stdin());
         let magic = Magic::of(r.fill_buf().unwrap_or_default(), b"");
         let format = format::resolve(args.from, magic, None)?;
+        check_read_args(format, args)?;
         (format, Box::new(r), None)
     } else {
         let format = detect(path, args.from)?;
+        check_read_args(format, args)?;
         if format == Format::Arrow {
             let bytes = map_file(path)?;
             return file_input(bytes, label, counter);
@@ -327,6 +361,7 @@ pub fn open_bytes(
     args: &ReadArgs,
     label: &str,
 ) -> Result<Input> {
+    check_read_args(format, args)?;
     let total = Some(bytes.len() as u64);
     let counter = Arc::new(AtomicU64::new(0));
     if format == Format::Arrow {

@@ -50,6 +50,32 @@ fn usage_errors() {
     );
     fails(&["convert", s(&lineitem()), "-"], 2);
     fails(&["scan", s(&lineitem()), "--threads", "0"], 2);
+    // Read options for another format than the input's do nothing: they are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    std::fs::write(&csv, "a\n1\n").unwrap();
+    let out = dir.path().join("o.arrow");
+    for (input, option, value, applies) in [
+        (lineitem(), "--schema", Some("a: int8"), "CSV and JSON"),
+        (
+            lineitem(),
+            "--schema-from",
+            Some("missing.arrow"),
+            "CSV and JSON",
+        ),
+        (lineitem(), "--delimiter", Some(";"), "CSV"),
+        (lineitem(), "--no-header", None, "CSV"),
+        (lineitem(), "--null-value", Some("NA"), "CSV"),
+        (csv.clone(), "--skip-crc", None, "Parquet"),
+        (csv.clone(), "--int96-unit", Some("ms"), "Parquet"),
+    ] {
+        let mut args = vec!["convert", s(&input), s(&out), option];
+        args.extend(value);
+        let e = fails(&args, 2);
+        assert!(e.contains(&format!("{option} does not apply to")), "{e}");
+        assert!(e.contains(&format!("(it is for {applies})")), "{e}");
+        assert!(!out.exists());
+    }
     let help = ok(&["convert", "--help"]);
     assert!(help.contains("Examples:"), "{help}");
 }

@@ -1,6 +1,7 @@
 //! `quiver meta` of a Parquet file: the footer (version, writer, key-value metadata), the row
 //! groups, every column chunk (type, codec, encodings, sizes, statistics as typed values, page
-//! index and bloom filter locations) and, with `--pages`, every page header. Plain aligned
+//! index and bloom filter locations, its own key-value metadata) and, with `--pages`, every
+//! page header. Plain aligned
 //! text, as `meta` shows Arrow IPC files (the tables of [`crate::meta`]).
 
 use super::stats::{hex, show};
@@ -33,7 +34,7 @@ pub fn print(bytes: &[u8], label: &str, o: MetaOptions, out: &mut dyn Write) -> 
     row_group_table(meta, out)?;
     let mut failed = 0;
     for g in 0..meta.num_row_groups() {
-        failed += chunk_table(meta, g, out)?;
+        failed += chunk_table(meta, g, o.verbose, out)?;
         if o.pages {
             for c in 0..meta.num_columns() {
                 failed += page_table(&files, g, c, out)?;
@@ -89,17 +90,22 @@ fn key_values(meta: &ParquetMetaData<'_>, verbose: bool, out: &mut dyn Write) ->
     }
     writeln!(out, "key-value metadata ({}):", plural(kv.len(), "key"))?;
     for pair in kv {
-        let key = String::from_utf8_lossy(pair.key);
-        let value = match pair.value {
-            None => "(no value)".to_string(),
-            Some(v) if v.len() > LONG_VALUE && !verbose => {
-                format!("({} bytes; --verbose shows it)", thousands(v.len()))
-            }
-            Some(v) => format!("{:?}", String::from_utf8_lossy(v)),
-        };
-        writeln!(out, "  {key:?}: {value}")?;
+        writeln!(out, "  {}", key_value(pair, verbose))?;
     }
     Ok(())
+}
+
+/// `"key": "value"`, a long value by its length unless `verbose`.
+fn key_value(pair: &quiver_parquet::format::KeyValue<'_>, verbose: bool) -> String {
+    let key = String::from_utf8_lossy(pair.key);
+    let value = match pair.value {
+        None => "(no value)".to_string(),
+        Some(v) if v.len() > LONG_VALUE && !verbose => {
+            format!("({} bytes; --verbose shows it)", thousands(v.len()))
+        }
+        Some(v) => format!("{:?}", String::from_utf8_lossy(v)),
+    };
+    format!("{key:?}: {value}")
 }
 
 fn row_group_table(meta: &ParquetMetaData<'_>, out: &mut dyn Write) -> Result<()> {
@@ -147,7 +153,12 @@ fn sorted_by(meta: &ParquetMetaData<'_>, sorting: &[SortingColumn]) -> String {
 }
 
 /// The table of row group `g`'s column chunks; returns the number that could not be read.
-fn chunk_table(meta: &ParquetMetaData<'_>, g: usize, out: &mut dyn Write) -> Result<usize> {
+fn chunk_table(
+    meta: &ParquetMetaData<'_>,
+    g: usize,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> Result<usize> {
     writeln!(out, "row group {g}: column chunks")?;
     let header = [
         "#",
@@ -167,11 +178,22 @@ fn chunk_table(meta: &ParquetMetaData<'_>, g: usize, out: &mut dyn Write) -> Res
     ];
     let mut rows = Vec::new();
     let mut failed = 0;
+    // The column chunks' own key-value metadata, listed after the table.
+    let mut kv_lines = Vec::new();
     for c in 0..meta.num_columns() {
         let path = meta.schema_descr().columns()[c].dotted_path();
-        let mut row = vec![c.to_string(), path];
+        let mut row = vec![c.to_string(), path.clone()];
         match meta.column_chunk(g, c) {
-            Ok(chunk) => row.extend(chunk_cells(meta, c, &chunk)),
+            Ok(chunk) => {
+                row.extend(chunk_cells(meta, c, &chunk));
+                let kv = chunk
+                    .meta_data
+                    .as_ref()
+                    .and_then(|m| m.key_value_metadata.as_deref());
+                for pair in kv.unwrap_or_default() {
+                    kv_lines.push(format!("  {c} ({path:?}): {}", key_value(pair, verbose)));
+                }
+            }
             Err(e) => {
                 failed += 1;
                 row.push(format!("error: {e}"));
@@ -180,6 +202,12 @@ fn chunk_table(meta: &ParquetMetaData<'_>, g: usize, out: &mut dyn Write) -> Res
         rows.push(row);
     }
     table(&header, rows, out)?;
+    if !kv_lines.is_empty() {
+        writeln!(out, "row group {g}: column chunk key-value metadata")?;
+        for line in kv_lines {
+            writeln!(out, "{line}")?;
+        }
+    }
     Ok(failed)
 }
 

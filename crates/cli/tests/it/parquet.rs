@@ -287,6 +287,23 @@ fn meta_agrees_with_pyarrows_metadata() {
     assert!(text.contains("bytes; --verbose shows it)"), "{text}");
     let verbose = ok(&["meta", "-v", s(&dir.path().join("stats.parquet"))]);
     assert!(!verbose.contains("--verbose shows it"), "{verbose}");
+    // A column chunk's own key-value metadata (pyarrow's `ColumnChunkMetaData.metadata`:
+    // foo=bar and a key without a value, on column1 only).
+    for f in official("column_chunk_key_value_metadata.parquet") {
+        let text = ok(&["meta", s(&f)]);
+        let at = text
+            .find("row group 0: column chunk key-value metadata\n")
+            .unwrap_or_else(|| panic!("{text}"));
+        let lines: Vec<&str> = text[at..].lines().skip(1).take(3).collect();
+        assert_eq!(
+            lines,
+            [
+                "  0 (\"column1\"): \"foo\": \"bar\"",
+                "  0 (\"column1\"): \"thisiskeywithoutvalue\": (no value)",
+            ],
+            "{text}"
+        );
+    }
 }
 
 /// `1234567` → `1,234,567`.

@@ -1,8 +1,8 @@
 //! `quiver meta` of a Parquet file: the footer (version, writer, key-value metadata), the row
 //! groups, every column chunk (type, codec, encodings, sizes, statistics as typed values, page
 //! index and bloom filter locations, its own key-value metadata) and, with `--pages`, every
-//! page header. Plain aligned
-//! text, as `meta` shows Arrow IPC files (the tables of [`crate::meta`]).
+//! page header. Plain aligned text, as `meta` shows Arrow IPC files (the tables of
+//! [`crate::meta`]).
 
 use super::stats::{hex, show};
 use super::{chunk_pages, open_meta};

@@ -274,6 +274,13 @@ pub fn read_message<R: Read>(r: &mut R) -> Result<Option<Message>> {
             "input ends inside a message prefix ({got} of 4 bytes)"
         )));
     }
+    if &head[..4] == b"ARRO" {
+        // As a legacy length, 1.3 GB: far likelier the IPC file magic `ARROW1`.
+        return Err(Error::oos(
+            "the input holds \"ARRO\" where a stream message starts, as an Arrow IPC file \
+             (ARROW1) does: read it as an IPC file, not a stream",
+        ));
+    }
     // ok: `head[..4]` is 4 bytes
     if u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) == CONTINUATION {
         let got = read_up_to(r, &mut head[4..8])?;
@@ -390,6 +397,13 @@ mod tests {
     use flatbuffers::FlatBufferBuilder;
     use quiver_arrow::{DataType, Field, Schema};
     use std::sync::Arc;
+
+    #[test]
+    fn an_ipc_file_read_as_a_stream_is_named() {
+        let mut r: &[u8] = b"ARROW1\0\0\xff\xff\xff\xff";
+        let e = read_message(&mut r).unwrap_err().to_string();
+        assert!(e.contains("as an Arrow IPC file (ARROW1) does"), "{e}");
+    }
 
     #[test]
     fn a_short_block_says_how_much_arrived() {

@@ -438,6 +438,18 @@ def schema_cases():
         finish(name, target_rows=600, arrow_keys_widened=widen,
                about=f"dictionary<int8> columns of {rows} rows, one file's pages PLAIN, "
                      "joined into one row group")
+    if wanted("dict-int8-plain-own-keys"):
+        # PLAIN pages only, 200 rows over 100 values per file: copied as they are (verbatim),
+        # each row group holds what its own int8 keys index, so the keys stay; joined, the
+        # 400 values may not fit, so they widen.
+        for i in range(2):
+            vals = pa.array([f"o{i}-{j:03}" for j in range(100)])
+            keys = pa.array([j % 100 for j in range(200)], pa.int8())
+            pq.write_table(pa.table({"c": pa.DictionaryArray.from_arrays(keys, vals)}),
+                           path("dict-int8-plain-own-keys", i), use_dictionary=False)
+        finish("dict-int8-plain-own-keys", target_rows=600, arrow_keys_widened=["c"],
+               about="dictionary<int8> columns in PLAIN pages of 200 rows: kept when copied, "
+                     "widened when joined")
     if wanted("dict-int8-nested-widened"):
         # The same inside a list and a struct: the keys of nested dictionaries widen too.
         for i in range(2):

@@ -113,6 +113,36 @@ fn widen_keys(
     Arc::new(f.as_ref().clone().with_data_type(t))
 }
 
+/// Per Parquet leaf of `schema` (depth-first, as [`widen_keys`] walks them): how many
+/// dictionary entries the keys of a dictionary there index (`None`: no dictionary).
+pub(crate) fn leaf_key_capacities(schema: &Schema) -> Vec<Option<usize>> {
+    fn walk(t: &DataType, out: &mut Vec<Option<usize>>) {
+        match t {
+            DataType::Dictionary { key, .. } => out.push(Some(
+                usize::try_from(key.max_value()).map_or(usize::MAX, |m| m + 1),
+            )),
+            DataType::List(c)
+            | DataType::LargeList(c)
+            | DataType::ListView(c)
+            | DataType::LargeListView(c)
+            | DataType::FixedSizeList(c, _)
+            | DataType::Map(c, _)
+            | DataType::RunEndEncoded(_, c) => walk(c.data_type(), out),
+            DataType::Struct(children) => {
+                for c in children.iter() {
+                    walk(c.data_type(), out);
+                }
+            }
+            _ => out.push(None),
+        }
+    }
+    let mut out = Vec::new();
+    for f in schema.fields.iter() {
+        walk(f.data_type(), &mut out);
+    }
+    out
+}
+
 /// Decodes the value of `ARROW:schema`.
 pub fn decode_arrow_schema(value: &[u8]) -> Result<Schema> {
     let trimmed = value.trim_ascii();

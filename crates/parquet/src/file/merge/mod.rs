@@ -344,6 +344,7 @@ pub fn merge(
             report,
             groups: Vec::with_capacity(groups.len()),
             dictionaries: vec![(0, false); schema.paths.len()],
+            key_capacities: vec![None; inputs.len()],
         };
         let made = w.file(&cx, &groups, &kv);
         let drained = drain
@@ -492,6 +493,9 @@ struct Writer<'a> {
     /// `dictionary_entries`: its dictionary page's entries and the values of its pages not
     /// dictionary-encoded), and `false` (every bound is known).
     dictionaries: Vec<(usize, bool)>,
+    /// Per input, once needed: per input leaf, the dictionary entries its own `ARROW:schema`'s
+    /// keys index there (`None`: no dictionary, or no such schema).
+    key_capacities: Vec<Option<Vec<Option<usize>>>>,
 }
 
 impl<'a> Writer<'a> {
@@ -601,6 +605,30 @@ impl<'a> Writer<'a> {
         });
     }
 
+    /// [`Writer::key_capacities`] of `input`, decoded the first time (empty without a
+    /// readable `ARROW:schema` that matches its leaves).
+    fn own_capacities(&mut self, cx: &Cx<'_, 'a>, input: usize) -> Vec<Option<usize>> {
+        if let Some(c) = &self.key_capacities[input] {
+            return c.clone();
+        }
+        let meta = &cx.inputs[input].meta;
+        let kv = meta
+            .file()
+            .key_value_metadata
+            .as_deref()
+            .unwrap_or_default();
+        let caps = kv
+            .iter()
+            .find(|p| p.key == crate::arrow::restore::ARROW_SCHEMA_KEY.as_bytes())
+            .and_then(|p| p.value)
+            .and_then(|v| crate::arrow::restore::decode_arrow_schema(v).ok())
+            .map(|s| crate::arrow::restore::leaf_key_capacities(&s))
+            .filter(|c| c.len() == meta.num_columns())
+            .unwrap_or_default();
+        self.key_capacities[input] = Some(caps.clone());
+        caps
+    }
+
     /// Writes one output row group of `pieces`, its chunks built.
     fn group(
         &mut self,
@@ -613,9 +641,18 @@ impl<'a> Writer<'a> {
         let mut places = Vec::with_capacity(chunks.len());
         let mut total = 0i64;
         let mut chunks = chunks;
+        // A row group copied whole from one input holds what that input's own keys index
+        // (its file reads as it is): its bound is at most theirs.
+        let own = match pieces {
+            [(input, _, _)] => Some((*input, self.own_capacities(cx, *input))),
+            _ => None,
+        };
         for (leaf, c) in chunks.iter().enumerate() {
+            let cap = own
+                .as_ref()
+                .and_then(|(input, caps)| caps.get(cx.schema.maps[*input][leaf]?).copied()?);
             let d = &mut self.dictionaries[leaf];
-            d.0 = d.0.max(c.dictionary_entries);
+            d.0 = d.0.max(c.dictionary_entries.min(cap.unwrap_or(usize::MAX)));
         }
         for c in &mut chunks {
             // Every byte copied: nothing rewritten, no page written anew.

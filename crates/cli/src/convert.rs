@@ -282,22 +282,17 @@ mod tests {
 
     /// `n` rows of a dictionary<int8> column whose dictionary holds `n` values of its own.
     fn dictionary_batch(group: usize, n: usize) -> RecordBatch {
-        use quiver_arrow::{DictionaryArray, IntegerType, StringArray};
-        let names: Vec<String> = (0..n).map(|i| format!("g{group}v{i}")).collect();
-        let values = StringArray::from_options(names.iter().map(|v| Some(v.as_str())));
-        let keys = PrimitiveArray::<i8>::new((0..n as i8).collect::<Vec<_>>());
-        let d = DictionaryArray::try_new(keys.into(), Array::from(values), false).unwrap();
-        let t = DataType::dictionary(IntegerType::Int8, DataType::Utf8);
-        let schema = Arc::new(Schema::new(vec![Field::new("d", t, false)]));
-        RecordBatch::try_new(schema, vec![d.into()]).unwrap()
+        let d = crate::test_util::own_dictionary(group, n);
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            "d",
+            d.data_type().clone(),
+            false,
+        )]));
+        RecordBatch::try_new(schema, vec![d]).unwrap()
     }
 
     fn dictionary_strings(b: &RecordBatch) -> Vec<String> {
-        let d = b.column(0).as_dictionary().unwrap();
-        let values = d.values().as_utf8().unwrap();
-        (0..d.len())
-            .map(|i| values.value(d.key(i).unwrap()).to_string())
-            .collect()
+        crate::test_util::dictionary_strings(b.column(0))
     }
 
     #[test]

@@ -23,6 +23,8 @@ mod schema;
 mod sink;
 mod sort;
 mod source;
+#[cfg(test)]
+mod test_util;
 mod validate;
 
 use args::{Cli, Command};

@@ -11,8 +11,8 @@
 //! rows use more values than those keys index is cut in two (again, until each fits).
 
 use anyhow::{Context, Result};
-use quiver_arrow::builder::{DictionaryBuilder, make_builder};
-use quiver_arrow::compute::{SortOptions, concat, sort_to_indices, take};
+use quiver_arrow::builder::make_builder;
+use quiver_arrow::compute::{SortOptions, concat, concat_dictionaries, sort_to_indices, take};
 use quiver_arrow::{Array, IntegerType, RecordBatch, SchemaRef};
 
 /// Batches collected for sorting.
@@ -81,15 +81,14 @@ impl Sorter {
         let columns = (0..schema.fields.len())
             .map(|c| {
                 let parts: Vec<&Array> = batches.iter().map(|b| b.column(c)).collect();
-                match concat(&parts) {
-                    Err(quiver_arrow::Error::Overflow { .. }) if is_dictionary(parts[0]) => {
-                        let Array::Dictionary(first) = parts[0] else {
-                            unreachable!("is_dictionary")
-                        };
+                match (concat(&parts), parts[0]) {
+                    (Err(quiver_arrow::Error::Overflow { .. }), Array::Dictionary(first))
+                        if !first.values().data_type().is_nested() =>
+                    {
                         narrow_to[c] = Some(first.key_type());
                         rekey(&parts, IntegerType::Int32)
                     }
-                    joined => joined,
+                    (joined, _) => joined,
                 }
                 .map_err(|e| {
                     anyhow::Error::new(e)
@@ -136,77 +135,37 @@ impl Sorter {
     }
 }
 
-/// Whether `a` is a dictionary array whose values can be unified by value (not nested).
-fn is_dictionary(a: &Array) -> bool {
-    matches!(a, Array::Dictionary(d) if !d.values().data_type().is_nested())
-}
-
-/// The dictionary arrays `parts` joined into one with `key` keys: each value its keys use is
-/// kept once (a value no key uses is dropped), in the order the keys first reach it.
-/// [`quiver_arrow::Error::Overflow`] when more distinct values are used than `key` indexes.
+/// The dictionary arrays `parts` joined into one with `key` keys (quiver-arrow's
+/// [`concat_dictionaries`]: each value its keys use kept once).
 fn rekey(parts: &[&Array], key: IntegerType) -> quiver_arrow::Result<Array> {
-    let len = parts.iter().map(|p| p.len()).sum();
-    let Some(Array::Dictionary(first)) = parts.first() else {
-        return Err(quiver_arrow::Error::invalid(
-            "rekey: not a dictionary array",
-        ));
-    };
-    let value_type = first.values().data_type().clone();
-    let mut b =
-        DictionaryBuilder::with_capacity(key, value_type, len)?.with_ordered(first.is_ordered());
-    let mut null_at = None;
-    for part in parts {
-        let Array::Dictionary(d) = part else {
-            return Err(quiver_arrow::Error::invalid(
+    let dictionaries = parts
+        .iter()
+        .map(|p| match p {
+            Array::Dictionary(d) => Ok(d),
+            _ => Err(quiver_arrow::Error::invalid(
                 "rekey: not a dictionary array",
-            ));
-        };
-        let values = d.values();
-        // Each of this part's values interned once, when a key first reaches it.
-        let mut map = vec![usize::MAX; values.len()];
-        for i in 0..d.len() {
-            let Some(k) = d.key(i) else {
-                b.append_null();
-                continue;
-            };
-            let slot = map.get_mut(k).ok_or_else(|| {
-                quiver_arrow::Error::oos(format!(
-                    "dictionary key {k} is beyond its {} values",
-                    values.len()
-                ))
-            })?;
-            if *slot == usize::MAX {
-                *slot = b.intern_value(values, k, &mut null_at)?;
-            }
-            b.append_key(*slot)?;
-        }
-    }
-    Ok(b.finish().into())
+            )),
+        })
+        .collect::<quiver_arrow::Result<Vec<_>>>()?;
+    Ok(concat_dictionaries(&dictionaries, key)?.into())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quiver_arrow::{DataType, DictionaryArray, Field, PrimitiveArray, Schema, StringArray};
+    use quiver_arrow::{DataType, Field, PrimitiveArray, Schema};
     use std::sync::Arc;
 
     /// 100 rows whose dictionary<int8> has 100 values of its own (`g{group}-{i}`), and a sort
     /// key `n` = i.
     fn batch(schema: &SchemaRef, group: usize) -> RecordBatch {
-        let names: Vec<String> = (0..100).map(|i| format!("g{group}-{i}")).collect();
-        let values = StringArray::from_options(names.iter().map(|v| Some(v.as_str())));
-        let keys = PrimitiveArray::<i8>::new((0..100i8).collect::<Vec<_>>());
-        let d = DictionaryArray::try_new(keys.into(), Array::from(values), false).unwrap();
+        let d = crate::test_util::own_dictionary(group, 100);
         let n = PrimitiveArray::<i64>::new((0..100i64).collect::<Vec<_>>());
-        RecordBatch::try_new(schema.clone(), vec![d.into(), n.into()]).unwrap()
+        RecordBatch::try_new(schema.clone(), vec![d, n.into()]).unwrap()
     }
 
     fn strings(b: &RecordBatch) -> Vec<String> {
-        let d = b.column(0).as_dictionary().unwrap();
-        let values = d.values().as_utf8().unwrap();
-        (0..d.len())
-            .map(|i| values.value(d.key(i).unwrap()).to_string())
-            .collect()
+        crate::test_util::dictionary_strings(b.column(0))
     }
 
     #[test]

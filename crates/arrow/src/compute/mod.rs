@@ -15,7 +15,7 @@ pub mod rebase;
 mod sort;
 mod take;
 
-pub use concat::concat;
+pub use concat::{concat, concat_dictionaries};
 pub use eq::{Difference, first_difference, logical_eq};
 pub use sort::{SortOptions, sort_to_indices};
 pub use take::take;

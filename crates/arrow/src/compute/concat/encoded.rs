@@ -7,7 +7,7 @@ use crate::array::{
 use crate::buffer::{Buffer, MutableBuffer};
 use crate::compute::bits::concat_validity;
 use crate::compute::rebase;
-use crate::datatype::UnionMode;
+use crate::datatype::{IntegerType, UnionMode};
 use crate::error::{Error, Result};
 use std::ops::Range;
 use std::sync::Arc;
@@ -92,7 +92,7 @@ pub(super) fn dictionary(arrays: &[&DictionaryArray]) -> Result<DictionaryArray>
     if base > 0 && !first.key_type().holds(base - 1) {
         // Too many values for the keys side by side (a dictionary per row group of a
         // Parquet column, say): the same values once each.
-        return unify(arrays, &kept);
+        return concat_dictionaries(arrays, first.key_type());
     }
     let values: Vec<&Array> = kept.iter().map(|v| v.as_ref()).collect();
     let merged = concat(&values)?;
@@ -115,33 +115,55 @@ pub(super) fn dictionary(arrays: &[&DictionaryArray]) -> Result<DictionaryArray>
     DictionaryArray::try_new(shifted, merged, first.is_ordered())
 }
 
-/// `arrays` with one dictionary holding each distinct value their keys use, from their
-/// dictionaries `kept`, once (in order of first use; null values one null entry), their keys
-/// mapped onto it:
-/// for inputs whose dictionaries, side by side, have more values than the key type indexes.
-/// Still too many distinct values is [`Error::Overflow`]; value types without deduplication
-/// (nested ones) are [`Error::NotSupported`].
-fn unify(arrays: &[&DictionaryArray], kept: &[&Arc<Array>]) -> Result<DictionaryArray> {
-    let first = arrays[0];
+/// `arrays` (dictionary arrays of one type) joined into one with `key` keys, whose dictionary
+/// holds each distinct value their keys use once (in order of first use; null values one null
+/// entry), each distinct dictionary (by identity) mapped once: how [`concat`] joins inputs
+/// whose dictionaries, side by side, have more values than their key type indexes, and how a
+/// caller re-keys them into another key type. Too many distinct values for `key` is
+/// [`Error::Overflow`]; value types without deduplication (nested ones) are
+/// [`Error::NotSupported`].
+///
+/// ```
+/// use quiver_arrow::compute::concat_dictionaries;
+/// use quiver_arrow::{Array, DictionaryArray, IntegerType, PrimitiveArray, StringArray};
+/// let values = Array::from(StringArray::from_options([Some("a"), Some("b"), Some("c")]));
+/// let keys = Array::from(PrimitiveArray::<i8>::from_options([Some(2), None, Some(2)]));
+/// let d = DictionaryArray::try_new(keys, values, false).unwrap();
+/// let joined = concat_dictionaries(&[&d, &d], IntegerType::Int32).unwrap();
+/// assert_eq!((joined.key_type(), joined.values().len(), joined.key(2)), (IntegerType::Int32, 1, Some(0)));
+/// ```
+pub fn concat_dictionaries(
+    arrays: &[&DictionaryArray],
+    key: IntegerType,
+) -> Result<DictionaryArray> {
+    let Some(first) = arrays.first() else {
+        return Err(Error::invalid(
+            "concat_dictionaries needs at least one array",
+        ));
+    };
     let mut b = crate::builder::DictionaryBuilder::with_capacity(
-        first.key_type(),
-        kept[0].data_type().clone(),
+        key,
+        first.values().data_type().clone(),
         arrays.iter().map(|a| a.len()).sum(),
-    )?;
+    )?
+    .with_ordered(first.is_ordered());
     let mut null_at = None;
     // Each dictionary's values are interned as keys first reach them (`usize::MAX`: not yet),
     // so values no key uses (a row group's dictionary beyond a slice of it) take no entry.
-    let mut maps: std::collections::HashMap<*const Array, Vec<usize>> = kept
-        .iter()
-        .map(|v| (Arc::as_ptr(v), vec![usize::MAX; v.len()]))
-        .collect();
-    let total: usize = kept.iter().map(|v| v.len()).sum();
+    let mut maps: std::collections::HashMap<*const Array, Vec<usize>> =
+        std::collections::HashMap::new();
+    for a in arrays {
+        let values = a.values();
+        maps.entry(Arc::as_ptr(values))
+            .or_insert_with(|| vec![usize::MAX; values.len()]);
+    }
+    let total: usize = maps.values().map(Vec::len).sum();
     let overflow = |e: Error| match e {
         Error::Overflow { .. } => Error::overflow(format!(
             "{total} concatenated dictionary values hold more distinct values (among those the \
              keys use) than {} keys index ({})",
-            crate::display::format_type(&first.key_type().data_type()),
-            first.key_type().max_value() as u128 + 1
+            crate::display::format_type(&key.data_type()),
+            key.max_value() as u128 + 1
         )),
         other => other.context("unifying the dictionaries of concatenated arrays"),
     };

@@ -6,6 +6,7 @@
 //! [`concat`] and [`concat_slices`], and rebase offsets with [`crate::compute::rebase`].
 
 mod encoded;
+pub use encoded::concat_dictionaries;
 mod flat;
 mod nested;
 #[cfg(test)]

@@ -238,9 +238,10 @@ impl<W: Write> FileWriter<W> {
     fn write_rows(&mut self, batch: &RecordBatch) -> Result<()> {
         let mut start = 0;
         let n = batch.num_rows();
+        let mut bytes = self.buffered_bytes();
         while start < n {
             let room = (self.opts.row_group_rows as u64 - self.group_rows).max(1) as usize;
-            let take = room.min(n - start).min(self.rows_fitting(batch));
+            let take = room.min(n - start).min(self.rows_fitting(batch, bytes));
             let part = if start == 0 && take == n {
                 batch.clone()
             } else {
@@ -250,35 +251,35 @@ impl<W: Write> FileWriter<W> {
             self.group_rows += take as u64;
             self.rows += take as u64;
             start += take;
-            let bytes: usize = self
-                .writers
-                .iter()
-                .map(ColumnChunkWriter::buffered_bytes)
-                .sum();
+            bytes = self.buffered_bytes();
             if self.group_rows >= self.opts.row_group_rows as u64
                 || bytes >= self.opts.row_group_bytes
             {
                 self.flush_row_group()?;
+                bytes = 0;
             }
         }
         Ok(())
     }
 
-    /// About how many more rows the row group takes before its encoded bytes reach
-    /// [`WriteOptions::row_group_bytes`] (unbounded without that limit): the bytes left over the
+    /// Encoded bytes the row group being built holds.
+    fn buffered_bytes(&self) -> usize {
+        self.writers
+            .iter()
+            .map(ColumnChunkWriter::buffered_bytes)
+            .sum()
+    }
+
+    /// About how many more rows the row group, holding `bytes`, takes before its encoded bytes
+    /// reach [`WriteOptions::row_group_bytes`] (unbounded without that limit): the bytes left over the
     /// bytes per row so far (the first rows of a group estimated by `batch`'s size in memory),
     /// at least an eighth of a whole group's rows so that a group is not filled by ever
     /// smaller slices, and at least one.
-    fn rows_fitting(&self, batch: &RecordBatch) -> usize {
+    fn rows_fitting(&self, batch: &RecordBatch, bytes: usize) -> usize {
         let limit = self.opts.row_group_bytes;
         if limit == usize::MAX || batch.num_rows() == 0 {
             return usize::MAX;
         }
-        let bytes: usize = self
-            .writers
-            .iter()
-            .map(ColumnChunkWriter::buffered_bytes)
-            .sum();
         let per_row = if self.group_rows > 0 && bytes > 0 {
             bytes as f64 / self.group_rows as f64
         } else {

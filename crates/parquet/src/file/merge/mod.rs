@@ -607,26 +607,22 @@ impl<'a> Writer<'a> {
 
     /// [`Writer::key_capacities`] of `input`, decoded the first time (empty without a
     /// readable `ARROW:schema` that matches its leaves).
-    fn own_capacities(&mut self, cx: &Cx<'_, 'a>, input: usize) -> Vec<Option<usize>> {
-        if let Some(c) = &self.key_capacities[input] {
-            return c.clone();
-        }
-        let meta = &cx.inputs[input].meta;
-        let kv = meta
-            .file()
-            .key_value_metadata
-            .as_deref()
-            .unwrap_or_default();
-        let caps = kv
-            .iter()
-            .find(|p| p.key == crate::arrow::restore::ARROW_SCHEMA_KEY.as_bytes())
-            .and_then(|p| p.value)
-            .and_then(|v| crate::arrow::restore::decode_arrow_schema(v).ok())
-            .map(|s| crate::arrow::restore::leaf_key_capacities(&s))
-            .filter(|c| c.len() == meta.num_columns())
-            .unwrap_or_default();
-        self.key_capacities[input] = Some(caps.clone());
-        caps
+    fn own_capacities(&mut self, cx: &Cx<'_, 'a>, input: usize) -> &[Option<usize>] {
+        self.key_capacities[input].get_or_insert_with(|| {
+            let meta = &cx.inputs[input].meta;
+            let kv = meta
+                .file()
+                .key_value_metadata
+                .as_deref()
+                .unwrap_or_default();
+            kv.iter()
+                .find(|p| p.key == crate::arrow::restore::ARROW_SCHEMA_KEY.as_bytes())
+                .and_then(|p| p.value)
+                .and_then(|v| crate::arrow::restore::decode_arrow_schema(v).ok())
+                .map(|s| crate::arrow::restore::leaf_key_capacities(&s))
+                .filter(|c| c.len() == meta.num_columns())
+                .unwrap_or_default()
+        })
     }
 
     /// Writes one output row group of `pieces`, its chunks built.
@@ -643,16 +639,22 @@ impl<'a> Writer<'a> {
         let mut chunks = chunks;
         // A row group copied whole from one input holds what that input's own keys index
         // (its file reads as it is): its bound is at most theirs.
-        let own = match pieces {
-            [(input, _, _)] => Some((*input, self.own_capacities(cx, *input))),
-            _ => None,
+        let caps: Vec<usize> = match pieces {
+            [(input, _, _)] => {
+                let own = self.own_capacities(cx, *input);
+                let map = &cx.schema.maps[*input];
+                (0..chunks.len())
+                    .map(|leaf| {
+                        map[leaf]
+                            .and_then(|l| own.get(l).copied()?)
+                            .unwrap_or(usize::MAX)
+                    })
+                    .collect()
+            }
+            _ => vec![usize::MAX; chunks.len()],
         };
-        for (leaf, c) in chunks.iter().enumerate() {
-            let cap = own
-                .as_ref()
-                .and_then(|(input, caps)| caps.get(cx.schema.maps[*input][leaf]?).copied()?);
-            let d = &mut self.dictionaries[leaf];
-            d.0 = d.0.max(c.dictionary_entries.min(cap.unwrap_or(usize::MAX)));
+        for ((d, c), cap) in self.dictionaries.iter_mut().zip(&chunks).zip(caps) {
+            d.0 = d.0.max(c.dictionary_entries.min(cap));
         }
         for c in &mut chunks {
             // Every byte copied: nothing rewritten, no page written anew.

@@ -24,7 +24,6 @@ mod byte_arrays;
 mod fixed;
 
 pub use fixed::int96_value;
-use fixed::leaf;
 
 /// A leaf column ready for assembly: frozen validity and offsets per path node, and its values.
 pub struct Column {
@@ -275,6 +274,25 @@ fn narrow_offsets<O: Offset>(offsets: &[i64]) -> Result<OffsetBuffer<O>> {
         out.extend_from_exact_iter(offsets.iter().map(|&o| o as i32));
     }
     OffsetBuffer::try_new(Buffer::from(out))
+}
+
+/// The leaf array of type `t` from `dense` values; `utf8_known`: its byte arrays are known to be
+/// UTF-8 ([`LeafChunk::utf8`]).
+fn leaf(
+    dense: Dense,
+    utf8_known: bool,
+    physical: crate::format::Type,
+    t: &DataType,
+    slots: usize,
+    present: Option<&Bitmap>,
+    validity: Option<Bitmap>,
+) -> Result<Array> {
+    match dense {
+        Dense::Bytes(sink) if *t != DataType::Null => {
+            byte_arrays::bytes_leaf(sink, utf8_known, t, slots, present, validity)
+        }
+        dense => fixed::fixed_leaf(dense, physical, t, slots, present, validity),
+    }
 }
 
 /// The item field of a list-shaped `field` (list, large list, list view, fixed-size list, or

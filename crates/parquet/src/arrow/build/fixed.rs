@@ -1,9 +1,8 @@
 //! Fixed-width leaves: dense values of INT32, INT64, INT96, FLOAT, DOUBLE and
 //! FIXED_LEN_BYTE_ARRAY columns converted to the field's Arrow type (narrowed, widened,
-//! sign-extended, INT96 to timestamps) and spread over their slots; byte arrays go on to
-//! [`super::byte_arrays`].
+//! sign-extended, INT96 to timestamps) and spread over their slots (byte arrays are
+//! [`super::byte_arrays`]'s).
 
-use super::byte_arrays::bytes_leaf;
 use super::*;
 
 /// Spreads `data` (dense values of `width` bytes) over `slots` by `present`.
@@ -192,11 +191,10 @@ fn int96_values(unit: TimeUnit, data: &MutableBuffer) -> Result<MutableBuffer> {
     )))
 }
 
-/// The leaf array of type `t` from `dense` values; `utf8_known`: its byte arrays are known to be
-/// UTF-8 ([`LeafChunk::utf8`]).
-pub(super) fn leaf(
+/// The leaf array of type `t` from `dense` values that are not byte arrays (and of the Null
+/// type from any).
+pub(super) fn fixed_leaf(
     dense: Dense,
-    utf8_known: bool,
     physical: crate::format::Type,
     t: &DataType,
     slots: usize,
@@ -357,7 +355,6 @@ pub(super) fn leaf(
                 ))),
             }
         }
-        (Dense::Bytes(sink), t) => bytes_leaf(sink, utf8_known, t, slots, present, validity),
         (Dense::Decimal128 { data, .. }, t @ D::Decimal128 { .. }) => {
             primitive::<I128>(t, data, slots, present, validity)
         }

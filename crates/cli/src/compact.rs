@@ -331,6 +331,7 @@ fn partition_json(
                         "reencoded": r.pages.reencoded,
                         "reencoded_from_dictionary": r.pages.from_dictionary,
                         "recompressed": r.pages.recompressed, "nulls": r.pages.nulls,
+                        "converted": r.pages.converted,
                     },
                     "notes": r.notes,
                 })

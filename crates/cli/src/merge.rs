@@ -331,6 +331,14 @@ pub fn write_report(w: &mut impl Write, r: &MergeReport, output: &str, seconds: 
         group(p.as_v1),
         group(p.nulls)
     )?;
+    if p.converted > 0 {
+        writeln!(
+            w,
+            "  {} pages of decimal columns an input stores another way converted to the first \
+             input's storage",
+            group(p.converted)
+        )?;
+    }
     if !r.appended_fields.is_empty() {
         writeln!(
             w,
@@ -375,6 +383,7 @@ pub fn report_json(r: &MergeReport, output: &str, seconds: f64) -> serde_json::V
             "nulls": p.nulls,
             "dictionaries_merged": p.dictionaries_merged,
             "v2_as_v1": p.as_v1,
+            "converted": p.converted,
         },
         "appended_fields": r.appended_fields,
         "conflicts": r.conflicts.iter().map(|c| serde_json::json!({"key": c.key, "input": c.input})).collect::<Vec<_>>(),

@@ -511,17 +511,6 @@ def error_cases():
         pa.table({"id": ids, "price": pa.array([decimal.Decimal(i) for i in range(n)],
                                                pa.decimal128(10, 3))}),
         ["price", "001.parquet"], "decimal(10,2) then decimal(10,3): same physical type")
-    if wanted("err-decimal-layout"):
-        # pyarrow's FIXED_LEN_BYTE_ARRAY decimals, then the same type as INT64 (DuckDB's and
-        # Spark's layout): an error that says how to make them merge.
-        price = pa.table({"id": ids, "price": pa.array([decimal.Decimal(i) for i in range(n)],
-                                                       pa.decimal128(12, 2))})
-        pq.write_table(price, path("err-decimal-layout", 0))
-        pq.write_table(price, path("err-decimal-layout", 1), store_decimal_as_integer=True)
-        finish("err-decimal-layout", expect="error",
-               error_contains=["price", "001.parquet", "INT64", "FIXED_LEN_BYTE_ARRAY",
-                               "--decimals"],
-               about="decimal(12,2) as FIXED_LEN_BYTE_ARRAY, then as INT64")
     two("err-timestamp-unit",
         pa.table({"id": ids, "moment": pa.array(range(n), pa.timestamp("ms"))}),
         pa.table({"id": ids, "moment": pa.array(range(n), pa.timestamp("us"))}),

@@ -69,6 +69,62 @@ def duckdb_case(path, finish):
            mixed_codecs=True, about="DuckDB files: snappy/V1, zstd/V2, gzip/V1; its bloom filters")
 
 
+def decimal_layouts_case(path, finish):
+    """One decimal schema stored three ways: pyarrow's FIXED_LEN_BYTE_ARRAY (dictionary pages),
+    pyarrow's INT32/INT64 (`store_decimal_as_integer`; DELTA_BINARY_PACKED and
+    BYTE_STREAM_SPLIT pages, v2), and DuckDB's (INT32/INT64, 16-byte FIXED_LEN_BYTE_ARRAY
+    past 18 digits; its bloom filters). The merge converts the later inputs' values to the
+    first input's storage."""
+    import decimal
+    import random
+
+    import duckdb
+    D = decimal.Decimal
+    name = "decimal-layouts"
+    n = 900
+
+    def table(j):
+        rng = random.Random(j)
+        ids = range(j * n, j * n + n)
+
+        def nul(v):
+            return None if rng.random() < 0.1 else v
+        return pa.table({
+            "id": pa.array(ids, pa.int64()),
+            "d7": pa.array([nul(D(i % 300 * 37 - 5000) / 100) for i in ids], pa.decimal128(7, 2)),
+            "d15": pa.array([nul(D((i * 7919 - 3_000_000) * 1003) / 1000) for i in ids],
+                            pa.decimal128(15, 3)),
+            "d30": pa.array([nul(D(i * 1_000_000_007 - 10**12) * 10**8 / 10**5) for i in ids],
+                            pa.decimal128(30, 5)),
+            "ld": pa.array([None if i % 11 == 5 else
+                            [nul(D(i * 13 - k * 7) / 10) for k in range(i % 4)] for i in ids],
+                           pa.list_(pa.decimal128(9, 1))),
+        })
+    pq.write_table(table(0), path(name, 0), row_group_size=400)
+    pq.write_table(table(1), path(name, 1), row_group_size=400, store_decimal_as_integer=True,
+                   use_dictionary=["id"], data_page_version="2.0",
+                   column_encoding={"d7": "BYTE_STREAM_SPLIT", "d15": "DELTA_BINARY_PACKED",
+                                    "ld.list.element": "DELTA_BINARY_PACKED"})
+    con = duckdb.connect()
+    con.register("t", table(2))
+    con.sql(f"COPY (SELECT * FROM t) TO '{path(name, 2)}' (FORMAT parquet, ROW_GROUP_SIZE 400)")
+    pq.write_table(table(3), path(name, 3), row_group_size=400, store_decimal_as_integer=True,
+                   compression="zstd")
+    physical = []
+    for j in range(4):
+        with open(path(name, j), "rb") as f:
+            meta = T.footer(f.read())[0]
+        physical.append([(el.get(1), el.get(2)) for _, el in T.leaves(meta)])
+    INT32, INT64, FLBA = 1, 2, 7
+    assert physical[0][1:4] == [(FLBA, 4), (FLBA, 7), (FLBA, 13)], physical[0]
+    assert [t for t, _ in physical[1][1:]] == [INT32, INT64, FLBA, INT32], physical[1]
+    assert physical[2][3][0] == FLBA and physical[2][3][1] != 13, physical[2]
+    finish(name, writers=["pyarrow", "duckdb"], target_rows=3600, mixed_codecs=True,
+           about="decimals as FIXED_LEN_BYTE_ARRAY (pyarrow), INT32/INT64 with DELTA and "
+                 "BYTE_STREAM_SPLIT pages (pyarrow), DuckDB's layout (16-byte FLBA past 18 "
+                 "digits), zstd INT32/INT64: converted to the first file's storage")
+
+
 def polars_case(path, finish):
     import polars as pl
     for j, codec in enumerate(["zstd", "snappy", "lz4"]):
@@ -202,7 +258,8 @@ def spark_case(path, finish):
 
 def write_all(wanted, path, finish, spark=True):
     for name, fn in [("writer-duckdb", duckdb_case), ("writer-polars", polars_case),
-                     ("writer-fastparquet", fastparquet_case), ("writers-mixed", mixed_case)]:
+                     ("writer-fastparquet", fastparquet_case), ("writers-mixed", mixed_case),
+                     ("decimal-layouts", decimal_layouts_case)]:
         if wanted(name):
             fn(path, finish)
     if wanted("writer-spark"):

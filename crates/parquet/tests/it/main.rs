@@ -9,6 +9,7 @@ mod common;
 mod files;
 mod lzo_pages;
 mod merge;
+mod merge_decimals;
 mod merge_oracles;
 mod mutants;
 mod mutate;

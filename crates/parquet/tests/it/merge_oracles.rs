@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The cases Spark also reads (its JVM is slow to start and to read small files).
-const SPARK_CASES: [&str; 5] = [
+const SPARK_CASES: [&str; 6] = [
+    "decimal-layouts",
     "writer-spark",
     "writers-mixed",
     "page-index",

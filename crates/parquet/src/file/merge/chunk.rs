@@ -7,6 +7,7 @@
 //! PLAIN when the merged dictionary would pass the limit. Consecutive copied pages are one
 //! range of the input. An input that lacks the column gets one page of nulls for its rows.
 
+use super::convert::{Conversion, Storage};
 use super::dict::{Mapping, MergedDictionary, entries};
 use super::meta::{MetaAcc, PieceMeta};
 use super::pages::{
@@ -117,6 +118,9 @@ struct InChunk<'a> {
     bytes: &'a [u8],
     pages: Vec<StoredPage<'a>>,
     codec: Codec,
+    /// How its decimal values convert to the output's storage, when it stores them another
+    /// way ([`super::convert`]).
+    convert: Option<Conversion>,
 }
 
 /// Where `page` ends in `chunk`.
@@ -206,6 +210,18 @@ fn open<'a>(cx: &Cx<'_, 'a>, p: &Piece, leaf: usize, out_leaf: usize) -> Result<
         )));
     }
     let end = pages.last().map_or(0, |page| page_end(bytes, page));
+    let column = &input.meta.schema_descr().columns()[leaf];
+    let storage = |physical, width| Storage::of(physical, width);
+    let convert = match (
+        storage(column.physical, column.type_length),
+        storage(
+            cx.schema.physical[out_leaf],
+            cx.schema.type_lengths[out_leaf],
+        ),
+    ) {
+        (Some(from), Some(to)) => Conversion::between(from, to),
+        _ => None,
+    };
     Ok(InChunk {
         chunk,
         meta,
@@ -213,6 +229,7 @@ fn open<'a>(cx: &Cx<'_, 'a>, p: &Piece, leaf: usize, out_leaf: usize) -> Result<
         bytes: &bytes[..end],
         pages,
         codec: pcx.codec,
+        convert,
     })
 }
 
@@ -262,6 +279,8 @@ struct Builder<'c, 'a> {
     single: bool,
     /// The one piece has a dictionary page.
     single_dictionary: bool,
+    /// The output's physical type.
+    physical: crate::format::Type,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -303,6 +322,14 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// Takes a piece's pages in.
     fn piece(&mut self, p: &Piece, c: &InChunk<'a>) -> Result<()> {
+        // A converted piece's Bloom filter hashed the values as its input stored them: one of
+        // the same size is filled with the converted values instead.
+        let mut bloom = load_bloom(self.cx, p.input, &c.meta)?;
+        self.rewriter.convert = c.convert;
+        self.rewriter.bloom = match (c.convert, &bloom) {
+            (Some(_), Some(b)) => Some(Sbbf::new(b.as_bytes().len())),
+            _ => None,
+        };
         let mut data_pages = &c.pages[..];
         let mut dictionary: Option<PieceDictionary> = None;
         if let Some(first) = c.pages.first()
@@ -336,7 +363,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let mapping = self.dict.add(&values, &e, self.cx.opts.dictionary_limit);
                 dictionary = Some((values, e, mapping));
             }
-            if was_empty {
+            if was_empty && c.convert.is_none() {
                 let len = page_end(c.bytes, first) - first.offset;
                 self.first_dictionary =
                     Some((p.input, c.start + first.offset as u64, len as u64, c.codec));
@@ -369,11 +396,14 @@ impl<'c, 'a> Builder<'c, 'a> {
             let unencoded = index
                 .offsets
                 .as_ref()
+                .filter(|_| c.convert.is_none())
                 .and_then(|o| o.unencoded_byte_array_data_bytes.as_ref())
                 .and_then(|u| u.get(k).copied());
             let offset = self.pos;
             let from_dictionary = match deferred {
-                Some(d) if dictionary_encoded => self.plain_from_dictionary(page, d, c, k)?,
+                Some(d) if dictionary_encoded && c.convert.is_none() => {
+                    self.plain_from_dictionary(page, d, c, k)?
+                }
                 _ => false,
             };
             let new_encoding = if from_dictionary {
@@ -387,6 +417,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     dictionary = Some((values, e, Mapping::Plain));
                 }
                 let change = match (&dictionary, dictionary_encoded) {
+                    (_, false) if c.convert.is_some() => Values::Convert,
                     (_, false) if self.delta_to_plain && is_delta_byte_array(page) => {
                         Values::DeltaToPlain
                     }
@@ -437,8 +468,13 @@ impl<'c, 'a> Builder<'c, 'a> {
             meta: &c.meta,
             column_order: order,
             index: index.column,
-            bloom: load_bloom(self.cx, p.input, &c.meta)?,
+            bloom: match c.convert {
+                Some(_) => self.rewriter.bloom.take(),
+                None => bloom.take(),
+            },
+            convert: c.convert,
         });
+        self.rewriter.convert = None;
         self.rows_before += p.rows as i64;
         Ok(())
     }
@@ -449,14 +485,25 @@ impl<'c, 'a> Builder<'c, 'a> {
         first: &StoredPage<'_>,
         c: &InChunk<'_>,
     ) -> Result<DictionaryEntries> {
-        let values = self.rewriter.dictionary_values(first, c.codec)?.to_vec();
-        let e = entries(
-            &values,
-            dictionary_len(first),
-            c.meta.type_,
-            self.type_length,
-        )
-        .map_err(|e| e.context("dictionary page"))?;
+        let n = dictionary_len(first);
+        let stored = self.rewriter.dictionary_values(first, c.codec)?;
+        let values = match c.convert {
+            None => stored.to_vec(),
+            Some(conv) => {
+                let mut out = Vec::new();
+                conv.plain(stored, n, &mut out)
+                    .map_err(|e| e.context("dictionary page"))?;
+                if let Some(bloom) = &mut self.rewriter.bloom {
+                    conv.to.for_each_plain(&out, n, |v| {
+                        bloom.insert(crate::bloom::hash_bytes(v));
+                        Ok(())
+                    })?;
+                }
+                out
+            }
+        };
+        let e = entries(&values, n, self.physical, self.type_length)
+            .map_err(|e| e.context("dictionary page"))?;
         Ok((values, e))
     }
 
@@ -506,7 +553,11 @@ impl<'c, 'a> Builder<'c, 'a> {
         let stored = (page_end(c.bytes, page) - page.offset) as u64;
         let header_len = stored - page.data.len() as u64;
         let v2 = page.header.type_ == PageType::DATA_PAGE_V2;
-        if matches!(change, Values::Same) && c.codec == self.codec && !(v2 && self.rewriter.as_v1) {
+        if matches!(change, Values::Same)
+            && c.codec == self.codec
+            && !(v2 && self.rewriter.as_v1)
+            && c.convert.is_none()
+        {
             self.push_copy(p.input, c.start + page.offset as u64, stored);
             self.uncompressed += header_len as i64 + i64::from(page.header.uncompressed_page_size);
             self.counts.copied += 1;
@@ -521,8 +572,12 @@ impl<'c, 'a> Builder<'c, 'a> {
         if v2 && self.rewriter.as_v1 {
             self.counts.as_v1 += 1;
         }
+        if c.convert.is_some() {
+            self.counts.converted += 1;
+        }
         Ok(match change {
-            Values::Same if v2 && self.rewriter.as_v1 => None,
+            Values::Convert => Some(Encoding::PLAIN),
+            Values::Same if (v2 && self.rewriter.as_v1) || c.convert.is_some() => None,
             Values::Same => {
                 self.counts.recompressed += 1;
                 None
@@ -720,8 +775,10 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         plain_written: false,
         plain_values: 0,
         delta_to_plain: false,
-        single: pieces.len() == 1,
+        // A piece converted is never copied whole.
+        single: pieces.len() == 1 && chunks.iter().flatten().all(|c| c.convert.is_none()),
         single_dictionary: false,
+        physical,
     };
     // Data pages v1 and v2 in one chunk: polars (2.1) misreads nested byte arrays across the
     // change, so a chunk that would hold both gets v1 pages only.

@@ -10,16 +10,31 @@
 //! column's (signed integers): readers decide whether to trust them by `created_by`, which
 //! the merged file changes.
 
+use super::convert::Conversion;
 use crate::arrow::physical::SortOrder;
 use crate::arrow::write_stats::{boundary_order_of, compare};
 use crate::bloom::Sbbf;
 use crate::format::{
     ColumnIndex, ColumnMetaData, ColumnOrder, Encoding, KeyValue, SizeStatistics, Statistics, Type,
 };
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// A bound and whether it is exact (`None`: not said).
-type Bound<'a> = (&'a [u8], Option<bool>);
+type Bound<'a> = (Cow<'a, [u8]>, Option<bool>);
+
+/// The column index entries of the pieces so far, their bounds converted where the piece's
+/// were ([`super::convert`]).
+#[derive(Debug)]
+struct IndexAcc<'a> {
+    null_pages: Vec<bool>,
+    min_values: Vec<Cow<'a, [u8]>>,
+    max_values: Vec<Cow<'a, [u8]>>,
+    null_counts: Option<Vec<i64>>,
+    repetition_level_histograms: Option<Vec<i64>>,
+    definition_level_histograms: Option<Vec<i64>>,
+    nan_counts: Option<Vec<i64>>,
+}
 
 /// The merged metadata of one output column chunk, fed piece by piece.
 #[derive(Debug)]
@@ -42,7 +57,7 @@ pub(super) struct MetaAcc<'a> {
     size_known: bool,
     /// Rows of the pieces of nulls (level 0 in both histograms, no bytes).
     null_rows: i64,
-    index: Option<ColumnIndex<'a>>,
+    index: Option<IndexAcc<'a>>,
     blooms: Option<Vec<Sbbf>>,
     /// A piece had a Bloom filter.
     pub bloom_seen: bool,
@@ -61,8 +76,12 @@ pub(super) struct PieceMeta<'a, 'm> {
     pub column_order: Option<ColumnOrder>,
     /// Its column index, when it has one that matches its pages.
     pub index: Option<ColumnIndex<'a>>,
-    /// Its Bloom filter, when it has one.
+    /// Its Bloom filter, when it has one (rebuilt from the converted values when its values
+    /// are converted).
     pub bloom: Option<Sbbf>,
+    /// How its decimal values convert to the output's storage, when they do: its statistics
+    /// and column index bounds are converted the same way.
+    pub convert: Option<Conversion>,
 }
 
 /// Whether a PLAIN float or double is NaN.
@@ -108,11 +127,10 @@ impl<'a> MetaAcc<'a> {
             size: None,
             size_known: true,
             null_rows: 0,
-            index: Some(ColumnIndex {
+            index: Some(IndexAcc {
                 null_pages: Vec::new(),
                 min_values: Vec::new(),
                 max_values: Vec::new(),
-                boundary_order: crate::format::BoundaryOrder::UNORDERED,
                 null_counts: Some(Vec::new()),
                 repetition_level_histograms: Some(Vec::new()),
                 definition_level_histograms: Some(Vec::new()),
@@ -136,7 +154,7 @@ impl<'a> MetaAcc<'a> {
         let (order, physical) = (self.order, self.physical);
         let pick = |cur: &mut Option<Bound<'a>>, new: Bound<'a>, want: Ordering| match cur {
             None => *cur = Some(new),
-            Some(c) => match compare(order, physical, new.0, c.0) {
+            Some(c) => match compare(order, physical, &new.0, &c.0) {
                 o if o == want => *cur = Some(new),
                 Ordering::Equal if new.1 == Some(true) => c.1 = Some(true),
                 _ => {}
@@ -154,11 +172,29 @@ impl<'a> MetaAcc<'a> {
             self.key_value_metadata = m.key_value_metadata.clone();
         }
         for e in m.encodings.iter() {
-            self.encoding(e);
+            // A converted piece's pages that were not dictionary-encoded are PLAIN now.
+            let rewritten = matches!(
+                e,
+                Encoding::DELTA_BINARY_PACKED
+                    | Encoding::BYTE_STREAM_SPLIT
+                    | Encoding::DELTA_LENGTH_BYTE_ARRAY
+                    | Encoding::DELTA_BYTE_ARRAY
+            );
+            if p.convert.is_some() && rewritten {
+                self.encoding(Encoding::PLAIN);
+            } else {
+                self.encoding(e);
+            }
         }
         let s = m.statistics.as_ref().map(|e| e.get());
         if self.pieces == 1 {
-            self.single = s.clone();
+            // A converted piece's deprecated bounds are not carried.
+            self.single = s.clone().map(|mut s| {
+                if p.convert.is_some() {
+                    (s.min, s.max) = (None, None);
+                }
+                s
+            });
         }
         let typed = p.column_order.unwrap_or(ColumnOrder::TypeDefined) == ColumnOrder::TypeDefined;
         match s {
@@ -181,6 +217,14 @@ impl<'a> MetaAcc<'a> {
                     }
                     _ => None,
                 };
+                // Converted bounds are owned; one that does not convert leaves them unknown.
+                let bounds = bounds.and_then(|((lo, lx), (hi, hx))| match p.convert {
+                    None => Some(((Cow::Borrowed(lo), lx), (Cow::Borrowed(hi), hx))),
+                    Some(c) => Some((
+                        (Cow::Owned(c.bound(lo).ok()?), lx),
+                        (Cow::Owned(c.bound(hi).ok()?), hx),
+                    )),
+                });
                 match bounds {
                     Some((lo, hi)) if typed && self.order != SortOrder::Undefined => {
                         self.take_bound(lo, hi)
@@ -209,7 +253,7 @@ impl<'a> MetaAcc<'a> {
                 );
             }
         }
-        self.extend_index(p.index);
+        self.extend_index(p.index, p.convert);
         self.bloom_seen |= p.bloom.is_some();
         match (&mut self.blooms, p.bloom) {
             (Some(list), Some(b)) => list.push(b),
@@ -217,14 +261,38 @@ impl<'a> MetaAcc<'a> {
         }
     }
 
-    fn extend_index(&mut self, index: Option<ColumnIndex<'a>>) {
+    fn extend_index(&mut self, index: Option<ColumnIndex<'a>>, convert: Option<Conversion>) {
         let (Some(acc), Some(ci)) = (&mut self.index, index) else {
             self.index = None;
             return;
         };
         acc.null_pages.extend_from_slice(&ci.null_pages);
-        acc.min_values.extend_from_slice(&ci.min_values);
-        acc.max_values.extend_from_slice(&ci.max_values);
+        match convert {
+            None => {
+                acc.min_values
+                    .extend(ci.min_values.iter().map(|&v| Cow::Borrowed(v)));
+                acc.max_values
+                    .extend(ci.max_values.iter().map(|&v| Cow::Borrowed(v)));
+            }
+            Some(c) => {
+                // A page of nulls has no bounds (its entries are empty).
+                let bounds = |from: &[&'a [u8]], to: &mut Vec<Cow<'a, [u8]>>| {
+                    for (&v, &null) in from.iter().zip(&ci.null_pages) {
+                        to.push(match null {
+                            true => Cow::Borrowed(v),
+                            false => Cow::Owned(c.bound(v)?),
+                        });
+                    }
+                    Ok::<_, quiver_arrow::Error>(())
+                };
+                let converted = bounds(&ci.min_values, &mut acc.min_values)
+                    .and_then(|_| bounds(&ci.max_values, &mut acc.max_values));
+                if converted.is_err() {
+                    self.index = None;
+                    return;
+                }
+            }
+        }
         let lists = [
             (&mut acc.null_counts, ci.null_counts),
             (
@@ -265,26 +333,29 @@ impl<'a> MetaAcc<'a> {
         };
         self.null_rows += rows;
         let empty: &'static [u8] = &[];
-        self.extend_index(Some(ColumnIndex {
-            null_pages: vec![true],
-            min_values: vec![empty],
-            max_values: vec![empty],
-            boundary_order: crate::format::BoundaryOrder::UNORDERED,
-            null_counts: Some(vec![rows]),
-            repetition_level_histograms: Some(hist(max_rep)),
-            definition_level_histograms: Some(hist(max_def)),
-            nan_counts: Some(vec![0]),
-        }));
+        self.extend_index(
+            Some(ColumnIndex {
+                null_pages: vec![true],
+                min_values: vec![empty],
+                max_values: vec![empty],
+                boundary_order: crate::format::BoundaryOrder::UNORDERED,
+                null_counts: Some(vec![rows]),
+                repetition_level_histograms: Some(hist(max_rep)),
+                definition_level_histograms: Some(hist(max_def)),
+                nan_counts: Some(vec![0]),
+            }),
+            None,
+        );
     }
 
     /// The chunk's statistics.
-    pub(super) fn statistics(&self) -> Option<Statistics<'a>> {
+    pub(super) fn statistics(&self) -> Option<Statistics<'_>> {
         if !self.stats {
             return None;
         }
         let bounds = self
             .bounds_known
-            .then_some(self.min.zip(self.max))
+            .then_some(self.min.as_ref().zip(self.max.as_ref()))
             .flatten();
         // One piece keeps its distinct count, and its deprecated bounds where they are in the
         // column's order.
@@ -295,8 +366,8 @@ impl<'a> MetaAcc<'a> {
             min: legacy.and_then(|s| s.min),
             null_count: self.null_count,
             distinct_count: single.and_then(|s| s.distinct_count),
-            max_value: bounds.map(|b| b.1.0),
-            min_value: bounds.map(|b| b.0.0),
+            max_value: bounds.map(|b| &*b.1.0),
+            min_value: bounds.map(|b| &*b.0.0),
             is_max_value_exact: bounds.and_then(|b| b.1.1),
             is_min_value_exact: bounds.and_then(|b| b.0.1),
             nan_count: self.nan_count,
@@ -340,8 +411,18 @@ impl<'a> MetaAcc<'a> {
 
     /// The chunk's column index, for `pages` data pages (`None` when a piece had none, or the
     /// entries do not match the pages).
-    pub(super) fn column_index(&mut self, pages: usize) -> Option<ColumnIndex<'a>> {
-        let mut ci = self.index.take()?;
+    pub(super) fn column_index(&mut self, pages: usize) -> Option<ColumnIndex<'_>> {
+        let acc = self.index.as_ref()?;
+        let mut ci = ColumnIndex {
+            null_pages: acc.null_pages.clone(),
+            min_values: acc.min_values.iter().map(|v| &**v).collect(),
+            max_values: acc.max_values.iter().map(|v| &**v).collect(),
+            boundary_order: crate::format::BoundaryOrder::UNORDERED,
+            null_counts: acc.null_counts.clone(),
+            repetition_level_histograms: acc.repetition_level_histograms.clone(),
+            definition_level_histograms: acc.definition_level_histograms.clone(),
+            nan_counts: acc.nan_counts.clone(),
+        };
         let n = ci.null_pages.len();
         if n != pages || ci.min_values.len() != n || ci.max_values.len() != n {
             return None;

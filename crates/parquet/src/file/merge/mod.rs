@@ -24,6 +24,7 @@
 //! kernel. [`merge_files`] writes a file atomically (a temporary name, renamed when complete).
 
 mod chunk;
+mod convert;
 mod dict;
 mod meta;
 mod pages;
@@ -146,6 +147,10 @@ pub struct PageCounts {
     pub dictionaries_merged: u64,
     /// Data pages v2 written as v1 (their chunk would otherwise hold both kinds).
     pub as_v1: u64,
+    /// Data pages of decimal columns their input stores another way than the merged file
+    /// (`FIXED_LEN_BYTE_ARRAY` against `INT64`, say), written with their values (or, for
+    /// dictionary indices, their dictionary and statistics) converted.
+    pub converted: u64,
 }
 
 impl PageCounts {
@@ -158,6 +163,7 @@ impl PageCounts {
         self.nulls += o.nulls;
         self.dictionaries_merged += o.dictionaries_merged;
         self.as_v1 += o.as_v1;
+        self.converted += o.converted;
     }
 }
 

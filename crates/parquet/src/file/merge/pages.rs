@@ -4,6 +4,8 @@
 //! column. Levels, counts and page statistics are kept as they were: only the values section
 //! changes, and only where the dictionary does.
 
+use super::convert::{Conversion, Scratch as ConversionScratch};
+use crate::bloom::Sbbf;
 use crate::codec::{Codec, Decompressor, snappy};
 use crate::encoding::byte_array::{
     ByteArraySink, DeltaByteArrayScratch, delta_byte_array, delta_length,
@@ -29,6 +31,9 @@ pub(super) enum Values<'d> {
     /// DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY values (of the page's encoding) decoded
     /// and written PLAIN.
     DeltaToPlain,
+    /// Decimal values (of the page's encoding, not dictionary indices) decoded, converted to
+    /// the merged file's storage ([`Rewriter::convert`]) and written PLAIN.
+    Convert,
 }
 
 /// Rewrites pages, reusing its buffers.
@@ -48,6 +53,15 @@ pub(super) struct Rewriter {
     /// Write data pages v2 as v1 (a chunk would hold both kinds otherwise).
     pub as_v1: bool,
     rle: RleEncoder,
+    /// The decimal conversion of the piece being written: its pages' statistics are
+    /// converted, and [`Values::Convert`] converts their values.
+    pub convert: Option<Conversion>,
+    /// A Bloom filter rebuilt for a converted piece: the values [`Values::Convert`] writes
+    /// go in.
+    pub bloom: Option<Sbbf>,
+    conversion: ConversionScratch,
+    /// The converted bounds of a page header's statistics.
+    stats: [Vec<u8>; 4],
 }
 
 /// A column's maximum levels.
@@ -82,6 +96,10 @@ impl Rewriter {
             lengths: quiver_arrow::buffer::MutableBuffer::new(),
             as_v1: false,
             rle: RleEncoder::new(1),
+            convert: None,
+            bloom: None,
+            conversion: ConversionScratch::default(),
+            stats: Default::default(),
         })
     }
 
@@ -134,8 +152,21 @@ impl Rewriter {
     ) -> Result<WrittenPage> {
         let h = &page.header;
         let uncompressed = size(h.uncompressed_page_size)?;
-        match (h.type_, &h.data_page_header, &h.data_page_header_v2) {
+        // A converted piece's page statistics are converted with its values.
+        let mut stats = std::mem::take(&mut self.stats);
+        let convert = self.convert;
+        let converted = |s: &Option<crate::format::Statistics<'_>>, bufs| {
+            convert.zip(s.as_ref()).map(|(c, s)| c.statistics(s, bufs))
+        };
+        let r = match (h.type_, &h.data_page_header, &h.data_page_header_v2) {
             (PageType::DATA_PAGE, Some(d), _) => {
+                let d = match converted(&d.statistics, &mut stats) {
+                    Some(s) => &DataPageHeader {
+                        statistics: Some(s),
+                        ..d.clone()
+                    },
+                    None => d,
+                };
                 let mut scratch = std::mem::take(&mut self.scratch);
                 let r = self.v1(page, d, codec, uncompressed, max, values, &mut scratch, out);
                 if self.scratch.capacity() < scratch.capacity() {
@@ -144,6 +175,13 @@ impl Rewriter {
                 r
             }
             (PageType::DATA_PAGE_V2, _, Some(d)) => {
+                let d = match converted(&d.statistics, &mut stats) {
+                    Some(s) => &DataPageHeaderV2 {
+                        statistics: Some(s),
+                        ..d.clone()
+                    },
+                    None => d,
+                };
                 self.v2(page, d, codec, uncompressed, max, values, out)
             }
             (PageType::DICTIONARY_PAGE, ..) => {
@@ -158,7 +196,9 @@ impl Rewriter {
                 "a {} page without its header",
                 t.name()
             ))),
-        }
+        };
+        self.stats = stats;
+        r
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -313,6 +353,22 @@ impl Rewriter {
         encoding: Encoding,
         out: &mut Vec<u8>,
     ) -> Result<Option<Encoding>> {
+        if let Values::Convert = change {
+            let Some(c) = self.convert else {
+                return Err(Error::invalid("values to convert without a conversion"));
+            };
+            let start = out.len();
+            if present > 0 {
+                c.values(vals, present, encoding, &mut self.conversion, out)?;
+            }
+            if let Some(bloom) = &mut self.bloom {
+                c.to.for_each_plain(&out[start..], present, |v| {
+                    bloom.insert(crate::bloom::hash_bytes(v));
+                    Ok(())
+                })?;
+            }
+            return Ok(Some(Encoding::PLAIN));
+        }
         if let Values::DeltaToPlain = change {
             let mut sink = PlainSink(out);
             match encoding {
@@ -340,7 +396,7 @@ impl Rewriter {
         }
         let mut decoder = indices(vals)?;
         match change {
-            Values::Same | Values::DeltaToPlain => {
+            Values::Same | Values::DeltaToPlain | Values::Convert => {
                 out.extend_from_slice(vals);
                 Ok(None)
             }

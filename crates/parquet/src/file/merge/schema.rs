@@ -109,18 +109,22 @@ fn difference(a: &SchemaElement<'_>, b: &SchemaElement<'_>) -> Option<String> {
             Some(crate::format::LogicalType::Decimal { .. })
         ) || e.converted_type == Some(crate::format::ConvertedType::DECIMAL)
     };
-    let what = if a.type_ != b.type_ && decimal(a) && decimal(b) {
-        Some(format!(
-            "decimals stored as {} against {} (writers differ: pyarrow stores \
-             FIXED_LEN_BYTE_ARRAY, DuckDB and Spark INT32/INT64); merging them would re-encode \
-             every value, which merge does not do: rewrite one input with `quiver convert \
-             --decimals fixed` or `--decimals integer` first",
-            b.type_.map_or("no type", |t| t.name()),
-            a.type_.map_or("no type", |t| t.name())
-        ))
-    } else if a.type_ != b.type_ {
+    // A decimal stored another way (FIXED_LEN_BYTE_ARRAY against INT64, say) is the same
+    // column: its values are converted (`convert`); its annotation must still agree.
+    let storage = |e: &SchemaElement<'_>| {
+        let width = e
+            .type_length
+            .and_then(|l| usize::try_from(l).ok())
+            .unwrap_or(0);
+        e.type_
+            .filter(|_| decimal(e))
+            .and_then(|t| super::convert::Storage::of(t, width))
+    };
+    let converted = storage(a).is_some() && storage(b).is_some();
+    let what = if a.type_ != b.type_ && !converted {
         Some(format!("physical type {:?} against {:?}", b.type_, a.type_))
     } else if a.type_length != b.type_length
+        && !converted
         && a.type_.is_some_and(|t| t.name() == "FIXED_LEN_BYTE_ARRAY")
     {
         Some(format!(

@@ -174,10 +174,18 @@ impl Conversion {
         let mut le = [0u8; 8];
         let be: &[u8] = match self.from {
             Storage::Int32 | Storage::Int64 => {
+                let w = self.from.width().unwrap_or(8);
+                if v.len() != w {
+                    return Err(Error::oos(format!(
+                        "a {} value of {} bytes",
+                        self.from.name(),
+                        v.len()
+                    )));
+                }
                 for (d, s) in le.iter_mut().zip(v.iter().rev()) {
                     *d = *s;
                 }
-                &le[..v.len().min(8)]
+                &le[..w]
             }
             Storage::Fixed(_) | Storage::Bytes => v,
         };
@@ -443,6 +451,8 @@ mod tests {
             [0x80, 0, 0]
         );
         assert!(c.bound(&[]).is_err());
+        // A bound of the wrong width (a corrupt footer) is an error, not a guess.
+        assert!(c.bound(&[1, 2, 3]).is_err());
     }
 
     #[test]

@@ -159,15 +159,27 @@ impl Sbbf {
         Some(Sbbf { blocks })
     }
 
-    /// The union of `filters` (the filter of every value any of them holds): each folded to
-    /// the smallest one's size ([`Sbbf::fold_to`]), then OR-ed. `None` for no filters or when
-    /// a size is not a power of two (folding would not give the same filter).
+    /// The union of `filters` (the filter of every value any of them holds): OR-ed as they are
+    /// when all have one size, else each folded to the smallest one's size
+    /// ([`Sbbf::fold_to`]), then OR-ed. `None` for no filters, or when sizes differ and one is
+    /// not a power of two (folding would not give the same filter).
     pub fn union(filters: &[&Sbbf]) -> Option<Sbbf> {
         let bytes = filters.iter().map(|f| f.as_bytes().len()).min()?;
-        let mut out = filters[0].fold_to(bytes)?;
+        let same = filters.iter().all(|f| f.as_bytes().len() == bytes);
+        let mut out = match same {
+            true => filters[0].clone(),
+            false => filters[0].fold_to(bytes)?,
+        };
         for f in &filters[1..] {
-            let folded = f.fold_to(bytes)?;
-            for (o, b) in out.blocks.iter_mut().zip(&folded.blocks) {
+            let folded;
+            let blocks = match same {
+                true => &f.blocks,
+                false => {
+                    folded = f.fold_to(bytes)?;
+                    &folded.blocks
+                }
+            };
+            for (o, b) in out.blocks.iter_mut().zip(blocks) {
                 for (w, x) in o.iter_mut().zip(b) {
                     *w |= *x;
                 }

@@ -5,7 +5,7 @@ and `case.json`, what merge_check.py expects of the merged file:
     {"expect": "ok" | "error", "error_contains": [...],   # for errors: field and file names
      "target_rows": N,              # a coalescing target that makes the case coalesce something
      "sorted_by": [...], "sorted_survives_coalesce": bool,
-     "bloom_columns": [...], "mixed_codecs": bool, "dictionary_page_limit": bytes,
+     "bloom_columns": [...], "bloom_rebuilt": [...], "mixed_codecs": bool, "dictionary_page_limit": bytes,
      "writers": [...], "about": "..."}
 
     python3 merge_inputs.py OUTDIR [--only NAME,...] [--no-spark]
@@ -293,6 +293,20 @@ def metadata_cases():
                            bloom_filter_options={"s": True} if i == 0 else None)
         finish("bloom-partial", target_rows=500,
                about="only the first file has a bloom filter on s")
+    if wanted("bloom-rebuilt"):
+        # Joined, the middle file's row group (no filters) and the others' cannot be united:
+        # the merged filters are rebuilt from the values (DuckDB probes them).
+        opts = {"s": {"ndv": 300, "fpp": 0.01}, "k": {"ndv": 300, "fpp": 0.01}}
+        for i in range(3):
+            t = simple_table(1000, i * 1000, seed=i, strings=lambda j: f"r{j % 400}")
+            pq.write_table(t, path("bloom-rebuilt", i), row_group_size=1000,
+                           bloom_filter_options=None if i == 1 else opts,
+                           use_dictionary=i != 1,
+                           column_encoding={"s": "DELTA_BYTE_ARRAY",
+                                            "k": "DELTA_BINARY_PACKED"} if i == 1 else None)
+        finish("bloom-rebuilt", bloom_rebuilt=["s", "k"], target_rows=3000,
+               about="bloom filters on s and k in the first and last file, none in the "
+                     "middle one (DELTA pages): rebuilt when joined")
     sorted_cases()
     if wanted("kv-meta"):
         for i in range(3):

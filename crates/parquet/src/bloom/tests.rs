@@ -297,3 +297,29 @@ fn union_holds_every_value_of_each_filter_at_the_smallest_size() {
     assert!(a_h.iter().chain(&b_h).all(|&h| u.check(h)));
     assert!(Sbbf::union(&[]).is_none());
 }
+
+/// Filters of one size unite whatever that size (3 blocks here: other writers need not round
+/// to a power of two); of two sizes, only where folding is exact.
+#[test]
+fn filters_of_one_size_unite_even_when_it_is_not_a_power_of_two() {
+    let odd = |seed| {
+        let mut f = Sbbf::from_bytes(&[0u8; 96]).unwrap();
+        for h in hashes(seed, 40) {
+            f.insert(h);
+        }
+        (f, hashes(seed, 40))
+    };
+    let ((a, a_h), (b, b_h)) = (odd(3), odd(4));
+    let u = Sbbf::union(&[&a, &b]).unwrap();
+    assert_eq!(u.as_bytes().len(), 96);
+    assert!(a_h.iter().chain(&b_h).all(|&h| u.check(h)));
+    let expected: Vec<u8> = a
+        .as_bytes()
+        .iter()
+        .zip(b.as_bytes())
+        .map(|(x, y)| x | y)
+        .collect();
+    assert_eq!(u.as_bytes(), expected);
+    assert!(Sbbf::union(&[&a, &Sbbf::new(64)]).is_none());
+    assert_eq!(Sbbf::union(&[&a]).unwrap(), a);
+}

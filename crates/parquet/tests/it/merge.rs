@@ -477,6 +477,130 @@ fn bloom_filters_are_united() {
     assert_eq!(bloom_of(&merged, 1), bloom_of(&b, 0));
 }
 
+/// Joined row groups whose filters cannot be united (one had none) get a filter rebuilt from
+/// every value, whatever the pages' encodings: no filter an input had is lost.
+#[test]
+fn bloom_filters_that_do_not_unite_are_rebuilt_from_the_values() {
+    use quiver_parquet::bloom::{hash_bytes, hash_f64, hash_i64};
+    use quiver_parquet::file::writer::ColumnOverride;
+    use quiver_parquet::format::Encoding;
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("i", DataType::Int64, true),
+        Field::new("s", DataType::Utf8, true),
+        Field::new("f", DataType::Float64, true),
+    ]));
+    let part = |k: i64| {
+        let rows = k * 1000..k * 1000 + 1000;
+        let i: Vec<Option<i64>> = rows
+            .clone()
+            .map(|r| (r % 9 != 4).then_some(r * 31))
+            .collect();
+        let s: Vec<String> = rows.clone().map(|r| format!("s{}", r % 700)).collect();
+        let s: Vec<Option<&str>> = s.iter().map(|v| Some(v.as_str())).collect();
+        let f = rows.map(|r| Some(r as f64 / 8.0));
+        int_batch(
+            &schema,
+            vec![
+                ints(&i),
+                strs(&s),
+                Array::F64(PrimitiveArray::from_options(f)),
+            ],
+        )
+    };
+    let parts = [part(0), part(1), part(2)];
+    let mut with = WriteOptions::default();
+    with.column.bloom = Some(BloomOptions {
+        ndv: 1000,
+        fpp: 0.01,
+    });
+    with.column.page_rows = 250;
+    let mut without = WriteOptions::default();
+    without.column.page_version = PageVersion::V2;
+    without.column.codec = Codec::Zstd;
+    without.column_overrides = vec![
+        ("i".into(), ColumnOverride::Dictionary(false)),
+        (
+            "i".into(),
+            ColumnOverride::Encoding(Encoding::DELTA_BINARY_PACKED),
+        ),
+        ("f".into(), ColumnOverride::Dictionary(false)),
+        (
+            "f".into(),
+            ColumnOverride::Encoding(Encoding::BYTE_STREAM_SPLIT),
+        ),
+        ("s".into(), ColumnOverride::Dictionary(false)),
+        (
+            "s".into(),
+            ColumnOverride::Encoding(Encoding::DELTA_BYTE_ARRAY),
+        ),
+    ];
+    let files = [
+        write(&schema, std::slice::from_ref(&parts[0]), &with).unwrap(),
+        write(&schema, std::slice::from_ref(&parts[1]), &without).unwrap(),
+        write(&schema, std::slice::from_ref(&parts[2]), &with).unwrap(),
+    ];
+    let refs: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+    let (merged, report) = merge_bytes(&refs, &coalescing()).unwrap();
+    assert_reads_as(&merged, &schema, &parts, "rebuilt filters");
+    assert!(
+        report
+            .notes
+            .iter()
+            .filter(|n| n.contains("rebuilt"))
+            .count()
+            == 3,
+        "{:?}",
+        report.notes
+    );
+    let m = quiver_parquet::metadata::parse_file(&merged).unwrap();
+    assert_eq!(m.num_row_groups(), 1);
+    for c in 0..3 {
+        let meta = m
+            .column_chunk(0, c)
+            .unwrap()
+            .into_owned()
+            .meta_data
+            .unwrap();
+        let at = meta.bloom_filter_offset.expect("a rebuilt filter") as usize;
+        let bloom = quiver_parquet::bloom::Sbbf::read(&merged[at..]).unwrap().0;
+        let mut missing = 0;
+        for col in parts.iter().map(|p| p.column(c)) {
+            for r in 0..col.len() {
+                let h = match col {
+                    Array::I64(a) if a.is_valid(r) => hash_i64(a.value(r)),
+                    Array::F64(a) if a.is_valid(r) => hash_f64(a.value(r)),
+                    Array::Utf8(a) if a.is_valid(r) => hash_bytes(a.value(r).as_bytes()),
+                    _ => continue,
+                };
+                missing += usize::from(!bloom.check(h));
+            }
+        }
+        let absent_hits = (0..1000)
+            .filter(|k| bloom.check(hash_bytes(format!("absent-{k}").as_bytes())))
+            .count();
+        assert_eq!(missing, 0, "column {c}: values the rebuilt filter excludes");
+        // Sized for the distinct values at 1% false positives.
+        assert!(
+            absent_hits < 40,
+            "column {c}: {absent_hits} of 1000 absent values pass"
+        );
+    }
+    // Verbatim: nothing to unite; each row group keeps what its input had.
+    let (merged, report) = merge_bytes(&refs, &verbatim()).unwrap();
+    assert!(report.notes.iter().all(|n| !n.contains("rebuilt")));
+    let m = quiver_parquet::metadata::parse_file(&merged).unwrap();
+    let has = |g| {
+        m.column_chunk(g, 0)
+            .unwrap()
+            .into_owned()
+            .meta_data
+            .unwrap()
+            .bloom_filter_offset
+            .is_some()
+    };
+    assert_eq!((has(0), has(1), has(2)), (true, false, true));
+}
+
 #[test]
 fn sorting_columns_survive_only_where_still_true() {
     let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::Int64, true)]));

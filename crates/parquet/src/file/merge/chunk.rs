@@ -6,12 +6,18 @@
 //! mapped when its dictionary was merged into another ([`super::dict`]), and it is written
 //! PLAIN when the merged dictionary would pass the limit. Consecutive copied pages are one
 //! range of the input. An input that lacks the column gets one page of nulls for its rows.
+//!
+//! The pieces' Bloom filters are united when they can be (one size, or powers of two); when
+//! they cannot (sizes that do not fold together, a piece without a filter), the chunk's filter
+//! is rebuilt from its values, sized for their distinct values at 1% false positives (and no
+//! smaller than the largest piece's): dictionary entries and the decoded values of the other
+//! pages hashed, the pages themselves still copied.
 
-use super::convert::{Conversion, Storage};
+use super::convert::{Conversion, Layout, Storage};
 use super::dict::{Mapping, MergedDictionary, entries};
 use super::meta::{MetaAcc, PieceMeta};
 use super::pages::{
-    MaxLevels, Rewriter, Values, is_delta_byte_array, is_dictionary_encoded, value_encoding,
+    Hashes, MaxLevels, Rewriter, Values, is_delta_byte_array, is_dictionary_encoded, value_encoding,
 };
 use super::{Cx, PageCounts};
 use crate::bloom::Sbbf;
@@ -106,6 +112,9 @@ pub(super) struct ChunkOut<'a> {
     /// At least its distinct values where a dictionary column reads them: the entries of its
     /// dictionary page (0 without one) plus the values of its data pages not dictionary-encoded.
     pub dictionary_entries: usize,
+    /// Its Bloom filter was rebuilt from its values: its pieces' filters could not be united
+    /// (sizes that do not fold together, or a piece without one).
+    pub bloom_rebuilt: bool,
 }
 
 /// A column chunk of an input, its pages read.
@@ -281,6 +290,13 @@ struct Builder<'c, 'a> {
     single_dictionary: bool,
     /// The output's physical type.
     physical: crate::format::Type,
+    /// How its PLAIN values lie (`None`: booleans).
+    layout: Option<Layout>,
+    /// The chunk's Bloom filter is built from its values (their hashes kept by the rewriter
+    /// while building).
+    rebuild: bool,
+    /// The least size of a rebuilt filter: the largest piece's.
+    rebuilt_min_bytes: usize,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -321,15 +337,23 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// Takes a piece's pages in.
-    fn piece(&mut self, p: &Piece, c: &InChunk<'a>) -> Result<()> {
-        // A converted piece's Bloom filter hashed the values as its input stored them: one of
-        // the same size is filled with the converted values instead.
-        let mut bloom = load_bloom(self.cx, p.input, &c.meta)?;
+    fn piece(&mut self, p: &Piece, c: &InChunk<'a>, bloom: Option<Sbbf>) -> Result<()> {
         self.rewriter.convert = c.convert;
-        self.rewriter.bloom = match (c.convert, &bloom) {
-            (Some(_), Some(b)) => Some(Sbbf::new(b.as_bytes().len())),
-            _ => None,
-        };
+        if !self.rebuild {
+            // A converted piece's Bloom filter hashed the values as its input stored them:
+            // one of the same size is filled with the converted values instead.
+            self.rewriter.bloom = match (c.convert, &bloom) {
+                (Some(_), Some(b)) => Some(Hashes::Filter(Sbbf::new(b.as_bytes().len()))),
+                _ => None,
+            };
+        }
+        if self.rebuild
+            && let Some(first) = c.pages.first()
+            && first.header.type_ == PageType::DICTIONARY_PAGE
+        {
+            self.hash_dictionary(first, c)
+                .map_err(|e| e.context("dictionary page"))?;
+        }
         let mut data_pages = &c.pages[..];
         let mut dictionary: Option<PieceDictionary> = None;
         if let Some(first) = c.pages.first()
@@ -388,6 +412,15 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             };
             let dictionary_encoded = is_dictionary_encoded(page);
+            if self.rebuild
+                && !dictionary_encoded
+                && c.convert.is_none()
+                && let Some(layout) = self.layout
+            {
+                self.rewriter
+                    .hash_values(page, c.codec, self.max, self.physical, layout)
+                    .map_err(|e| e.context(format!("page {k}")))?;
+            }
             let first_row = match &index.offsets {
                 Some(o) => Some(self.rows_before + o.page_locations[k].first_row_index),
                 None if self.max.rep == 0 => Some(self.rows_before + values_before),
@@ -469,13 +502,45 @@ impl<'c, 'a> Builder<'c, 'a> {
             column_order: order,
             index: index.column,
             bloom: match c.convert {
-                Some(_) => self.rewriter.bloom.take(),
-                None => bloom.take(),
+                _ if self.rebuild => None,
+                Some(_) => self.rewriter.bloom.take().map(|h| h.into_filter(0)),
+                None => bloom,
             },
             convert: c.convert,
         });
         self.rewriter.convert = None;
         self.rows_before += p.rows as i64;
+        Ok(())
+    }
+
+    /// Inserts the hash of every entry of dictionary page `first` of chunk `c` (converted to the
+    /// output's storage where the piece's values are) into the filter being rebuilt.
+    fn hash_dictionary(&mut self, first: &StoredPage<'_>, c: &InChunk<'a>) -> Result<()> {
+        let Some(layout) = self.layout else {
+            return Ok(());
+        };
+        let n = dictionary_len(first);
+        let stored = self.rewriter.dictionary_values(first, c.codec)?;
+        let converted;
+        let values = match c.convert {
+            None => stored,
+            Some(conv) => {
+                let mut out = Vec::new();
+                conv.plain(stored, n, &mut out)?;
+                converted = out;
+                &converted
+            }
+        };
+        let mut hashes = Vec::with_capacity(n);
+        layout.for_each(values, n, |v| {
+            hashes.push(crate::bloom::hash_bytes(v));
+            Ok(())
+        })?;
+        if let Some(bloom) = &mut self.rewriter.bloom {
+            for h in hashes {
+                bloom.insert(h);
+            }
+        }
         Ok(())
     }
 
@@ -619,6 +684,11 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// The chunk: the dictionary page (the first piece's as stored when the merged dictionary
     /// is still its, else written anew) placed before the data pages.
     fn finish(mut self, geo: Option<crate::format::GeospatialStatistics>) -> Result<ChunkOut<'a>> {
+        if self.rebuild {
+            let min = self.rebuilt_min_bytes;
+            self.acc
+                .rebuilt_bloom(self.rewriter.bloom.take().map(|h| h.into_filter(min)));
+        }
         let mut dictionary = false;
         let mut dictionary_entries = self.dict.len();
         if self.single_dictionary || !self.dict.is_empty() {
@@ -684,6 +754,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             offset_index: self.offset_index,
             dictionary_entries: dictionary_entries
                 .saturating_add(usize::try_from(self.plain_values).unwrap_or(usize::MAX)),
+            bloom_rebuilt: self.rebuild,
         })
     }
 }
@@ -743,6 +814,14 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         };
         chunks.push(c);
     }
+    let blooms = pieces
+        .iter()
+        .zip(&chunks)
+        .map(|(p, c)| match c {
+            Some(c) => load_bloom(cx, p.input, &c.meta).map_err(|e| cx.at(p, leaf, e)),
+            None => Ok(None),
+        })
+        .collect::<Result<Vec<_>>>()?;
     let codec = chunks
         .iter()
         .flatten()
@@ -779,7 +858,38 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         single: pieces.len() == 1 && chunks.iter().flatten().all(|c| c.convert.is_none()),
         single_dictionary: false,
         physical,
+        layout: Layout::of(physical, cx.schema.type_lengths[leaf]),
+        rebuild: false,
+        rebuilt_min_bytes: 0,
     };
+    // The pieces' filters unite when every piece with data has one and their sizes are one
+    // size, or powers of two (`Sbbf::union`); a filter some piece had is otherwise rebuilt
+    // from the chunk's values rather than lost: sized for their distinct values at 1% false
+    // positives, and at least as large as the largest piece's.
+    let sizes: Vec<Option<usize>> = chunks
+        .iter()
+        .zip(&blooms)
+        .filter_map(|(c, b)| {
+            let c = c.as_ref()?;
+            Some(b.as_ref().map(|b| match c.convert {
+                // Rebuilt as `Sbbf::new` sizes filters.
+                Some(_) => Sbbf::new(b.as_bytes().len()).as_bytes().len(),
+                None => b.as_bytes().len(),
+            }))
+        })
+        .collect();
+    let known: Vec<usize> = sizes.iter().flatten().copied().collect();
+    let unite = known.len() == sizes.len()
+        && (known.windows(2).all(|w| w[0] == w[1])
+            || known
+                .iter()
+                .all(|n| (n / 32).is_power_of_two() && n % 32 == 0));
+    if !known.is_empty() && !unite && b.layout.is_some() {
+        b.rebuild = true;
+        b.single = false;
+        b.rebuilt_min_bytes = known.iter().copied().max().unwrap_or(0);
+        b.rewriter.bloom = Some(Hashes::List(Vec::new()));
+    }
     // Data pages v1 and v2 in one chunk: polars (2.1) misreads nested byte arrays across the
     // change, so a chunk that would hold both gets v1 pages only.
     let kinds = |t: PageType| {
@@ -804,9 +914,9 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
     };
     b.delta_to_plain =
         pieces.len() > 1 && encodings.iter().any(delta) && encodings.iter().any(|e| !delta(e));
-    for (p, c) in pieces.iter().zip(&chunks) {
+    for ((p, c), bloom) in pieces.iter().zip(&chunks).zip(blooms) {
         match c {
-            Some(c) => b.piece(p, c).map_err(|e| cx.at(p, leaf, e))?,
+            Some(c) => b.piece(p, c, bloom).map_err(|e| cx.at(p, leaf, e))?,
             None => b.nulls(p.rows)?,
         }
     }

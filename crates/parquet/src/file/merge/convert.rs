@@ -12,6 +12,9 @@
 //! the same way, and a Bloom filter is rebuilt from the converted values (it hashes the
 //! stored bytes).
 //!
+//! [`plain_values`] decodes a page's values into PLAIN for that, and for the Bloom filters a
+//! merge rebuilds (`chunk`), which hash the values as PLAIN bytes ([`Layout::for_each`]).
+//!
 //! A value converts through its big-endian two's-complement form without the bytes that only
 //! extend its sign, so any width converts to any other the value fits; a value that does not
 //! fit the output's width (possible only in a file whose values pass their precision) is an
@@ -49,13 +52,31 @@ impl Storage {
         }
     }
 
+    /// How its PLAIN values lie.
+    fn layout(self) -> Layout {
+        match self {
+            Storage::Int32 => Layout::Fixed(4),
+            Storage::Int64 => Layout::Fixed(8),
+            Storage::Fixed(w) => Layout::Fixed(w),
+            Storage::Bytes => Layout::Prefixed,
+        }
+    }
+
+    /// The physical type.
+    fn physical(self) -> Type {
+        match self {
+            Storage::Int32 => Type::INT32,
+            Storage::Int64 => Type::INT64,
+            Storage::Fixed(_) => Type::FIXED_LEN_BYTE_ARRAY,
+            Storage::Bytes => Type::BYTE_ARRAY,
+        }
+    }
+
     /// The width of each PLAIN value (`None`: length-prefixed).
     fn width(self) -> Option<usize> {
-        match self {
-            Storage::Int32 => Some(4),
-            Storage::Int64 => Some(8),
-            Storage::Fixed(w) => Some(w),
-            Storage::Bytes => None,
+        match self.layout() {
+            Layout::Fixed(w) => Some(w),
+            Layout::Prefixed => None,
         }
     }
 
@@ -74,10 +95,46 @@ impl Storage {
         self,
         src: &[u8],
         n: usize,
+        each: impl FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        self.layout().for_each(src, n, each)
+    }
+}
+
+/// How a column's PLAIN values lie: side by side at a fixed width, or byte arrays each behind
+/// its 4-byte length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Layout {
+    /// Values of this many bytes.
+    Fixed(usize),
+    /// Length-prefixed byte arrays.
+    Prefixed,
+}
+
+impl Layout {
+    /// The layout of a column of `physical` type (`type_length` for fixed-length byte arrays);
+    /// `None` for booleans (bit-packed) and unknown types.
+    pub(super) fn of(physical: Type, type_length: usize) -> Option<Layout> {
+        match physical {
+            Type::INT32 | Type::FLOAT => Some(Layout::Fixed(4)),
+            Type::INT64 | Type::DOUBLE => Some(Layout::Fixed(8)),
+            Type::INT96 => Some(Layout::Fixed(12)),
+            Type::FIXED_LEN_BYTE_ARRAY if type_length > 0 => Some(Layout::Fixed(type_length)),
+            Type::BYTE_ARRAY => Some(Layout::Prefixed),
+            _ => None,
+        }
+    }
+
+    /// Calls `each` with every one of the `n` PLAIN values at the start of `src` (byte arrays
+    /// without their length prefix): the bytes a Bloom filter hashes.
+    pub(super) fn for_each(
+        self,
+        src: &[u8],
+        n: usize,
         mut each: impl FnMut(&[u8]) -> Result<()>,
     ) -> Result<()> {
-        match self.width() {
-            Some(w) => {
+        match self {
+            Layout::Fixed(w) => {
                 let need = n.checked_mul(w).filter(|&b| b <= src.len());
                 if need.is_none() {
                     return Err(Error::oos(format!(
@@ -87,7 +144,7 @@ impl Storage {
                 }
                 src.chunks_exact(w).take(n).try_for_each(each)
             }
-            None => {
+            Layout::Prefixed => {
                 let mut at = 0usize;
                 for i in 0..n {
                     let len = src
@@ -109,11 +166,77 @@ impl Storage {
     }
 }
 
-/// Collects byte arrays as the PLAIN values of `storage`: length-prefixed for BYTE_ARRAY,
-/// side by side (each checked to be the width) for FIXED_LEN_BYTE_ARRAY.
+/// The `n` values of a data page's values section `vals` (of `encoding`, not dictionary
+/// indices; a column of `physical` type laid out as `layout`) as PLAIN values: `vals` itself
+/// when PLAIN, else decoded into `scratch`.
+pub(super) fn plain_values<'s>(
+    vals: &'s [u8],
+    n: usize,
+    encoding: Encoding,
+    physical: Type,
+    layout: Layout,
+    scratch: &'s mut Scratch,
+) -> Result<&'s [u8]> {
+    let Scratch {
+        decoded,
+        fixed,
+        lengths,
+        delta: delta_scratch,
+    } = scratch;
+    Ok(match (encoding, physical, layout) {
+        (Encoding::PLAIN, ..) => vals,
+        (Encoding::DELTA_BINARY_PACKED, Type::INT32 | Type::INT64, _) => {
+            fixed.clear();
+            let d = match physical {
+                Type::INT32 => delta::decode::<i32>(vals, n, fixed)?,
+                _ => delta::decode::<i64>(vals, n, fixed)?,
+            };
+            if d.values != n {
+                return Err(Error::oos(format!(
+                    "DELTA_BINARY_PACKED holds {} values, the page {n}",
+                    d.values
+                )));
+            }
+            fixed.as_slice()
+        }
+        (Encoding::BYTE_STREAM_SPLIT, _, Layout::Fixed(w)) => {
+            fixed.clear();
+            byte_stream_split::decode(vals, w, n, fixed)?;
+            fixed.as_slice()
+        }
+        (
+            Encoding::DELTA_LENGTH_BYTE_ARRAY | Encoding::DELTA_BYTE_ARRAY,
+            Type::BYTE_ARRAY | Type::FIXED_LEN_BYTE_ARRAY,
+            _,
+        ) => {
+            decoded.clear();
+            let mut sink = PlainOf {
+                out: decoded,
+                layout,
+            };
+            // Each decodes `n` values or fails.
+            if encoding == Encoding::DELTA_BYTE_ARRAY {
+                delta_byte_array(vals, n, &mut sink, delta_scratch)?;
+            } else {
+                byte_array::delta_length(vals, n, &mut sink, lengths)?;
+            }
+            decoded.as_slice()
+        }
+        (e, t, _) => {
+            return Err(Error::oos(format!(
+                "{} values in a column of {} values",
+                e.name(),
+                t.name()
+            )));
+        }
+    })
+}
+
+/// Collects byte arrays as PLAIN values laid out as `layout`: length-prefixed, or side by
+/// side (each checked to be the width).
 struct PlainOf<'o> {
     out: &'o mut Vec<u8>,
-    storage: Storage,
+    layout: Layout,
 }
 
 impl ByteArraySink for PlainOf<'_> {
@@ -124,15 +247,15 @@ impl ByteArraySink for PlainOf<'_> {
     }
 
     fn push(&mut self, value: &[u8]) -> Result<()> {
-        match self.storage {
-            Storage::Fixed(w) if value.len() != w => {
+        match self.layout {
+            Layout::Fixed(w) if value.len() != w => {
                 return Err(Error::oos(format!(
                     "a value of {} bytes in a column of {w}-byte values",
                     value.len()
                 )));
             }
-            Storage::Fixed(_) => {}
-            _ => {
+            Layout::Fixed(_) => {}
+            Layout::Prefixed => {
                 let len = u32::try_from(value.len())
                     .map_err(|_| Error::oos(format!("a byte array of {} bytes", value.len())))?;
                 self.out.extend_from_slice(&len.to_le_bytes());
@@ -257,58 +380,8 @@ impl Conversion {
         scratch: &mut Scratch,
         out: &mut Vec<u8>,
     ) -> Result<()> {
-        let Scratch {
-            decoded,
-            fixed,
-            lengths,
-            delta: delta_scratch,
-        } = scratch;
-        let plain: &[u8] = match (encoding, self.from) {
-            (Encoding::PLAIN, _) => vals,
-            (Encoding::DELTA_BINARY_PACKED, Storage::Int32 | Storage::Int64) => {
-                fixed.clear();
-                let d = match self.from {
-                    Storage::Int32 => delta::decode::<i32>(vals, n, fixed)?,
-                    _ => delta::decode::<i64>(vals, n, fixed)?,
-                };
-                if d.values != n {
-                    return Err(Error::oos(format!(
-                        "DELTA_BINARY_PACKED holds {} values, the page {n}",
-                        d.values
-                    )));
-                }
-                fixed.as_slice()
-            }
-            (Encoding::BYTE_STREAM_SPLIT, s) if s.width().is_some() => {
-                fixed.clear();
-                let w = s.width().unwrap_or(1);
-                byte_stream_split::decode(vals, w, n, fixed)?;
-                fixed.as_slice()
-            }
-            (Encoding::DELTA_LENGTH_BYTE_ARRAY | Encoding::DELTA_BYTE_ARRAY, s)
-                if matches!(s, Storage::Fixed(_) | Storage::Bytes) =>
-            {
-                decoded.clear();
-                let mut sink = PlainOf {
-                    out: decoded,
-                    storage: s,
-                };
-                // Each decodes `n` values or fails.
-                if encoding == Encoding::DELTA_BYTE_ARRAY {
-                    delta_byte_array(vals, n, &mut sink, delta_scratch)?;
-                } else {
-                    byte_array::delta_length(vals, n, &mut sink, lengths)?;
-                }
-                decoded.as_slice()
-            }
-            (e, s) => {
-                return Err(Error::oos(format!(
-                    "{} values of a decimal column stored as {}",
-                    e.name(),
-                    s.name()
-                )));
-            }
-        };
+        let (physical, layout) = (self.from.physical(), self.from.layout());
+        let plain = plain_values(vals, n, encoding, physical, layout, scratch)?;
         self.plain(plain, n, out)
     }
 

@@ -313,6 +313,12 @@ impl<'a> MetaAcc<'a> {
         }
     }
 
+    /// Replaces the pieces' Bloom filters by `bloom`, rebuilt from the chunk's values.
+    pub(super) fn rebuilt_bloom(&mut self, bloom: Option<Sbbf>) {
+        self.bloom_seen = true;
+        self.blooms = bloom.map(|b| vec![b]);
+    }
+
     /// Takes in a page of `rows` nulls written for an input that lacks the column.
     pub(super) fn nulls(&mut self, rows: i64) {
         self.pieces += 1;

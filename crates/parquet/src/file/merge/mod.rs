@@ -351,6 +351,7 @@ pub fn merge(
             groups: Vec::with_capacity(groups.len()),
             dictionaries: vec![(0, false); schema.paths.len()],
             key_capacities: vec![None; inputs.len()],
+            blooms_rebuilt: vec![0; schema.paths.len()],
         };
         let made = w.file(&cx, &groups, &kv);
         let drained = drain
@@ -502,6 +503,8 @@ struct Writer<'a> {
     /// Per input, once needed: per input leaf, the dictionary entries its own `ARROW:schema`'s
     /// keys index there (`None`: no dictionary, or no such schema).
     key_capacities: Vec<Option<Vec<Option<usize>>>>,
+    /// Per leaf: output row groups whose Bloom filter was rebuilt from the values.
+    blooms_rebuilt: Vec<usize>,
 }
 
 impl<'a> Writer<'a> {
@@ -536,6 +539,17 @@ impl<'a> Writer<'a> {
             }
             self.send()?;
             next = end;
+        }
+        for (leaf, &n) in self.blooms_rebuilt.iter().enumerate() {
+            if n > 0 {
+                self.report.notes.push(format!(
+                    "column {:?}: the Bloom filter of {n} output row group{} rebuilt from the \
+                     values (the joined row groups' filters do not unite: sizes that do not \
+                     fold together, or a row group without one)",
+                    cx.schema.paths[leaf],
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
         }
         let mut records = std::mem::take(&mut self.groups);
         let pos = self.pos;
@@ -677,6 +691,9 @@ impl<'a> Writer<'a> {
         let compressed = self.pos as i64 - file_offset;
         let mut records = Vec::with_capacity(chunks.len());
         for (leaf, (mut c, (at, len))) in chunks.into_iter().zip(places).enumerate() {
+            if c.bloom_rebuilt {
+                self.blooms_rebuilt[leaf] += 1;
+            }
             let bloom = match c.acc.bloom() {
                 Some(b) => {
                     let mut bytes = Vec::new();
@@ -688,8 +705,9 @@ impl<'a> Writer<'a> {
                 None => {
                     if c.acc.bloom_seen {
                         self.report.notes.push(format!(
-                            "column {:?}: no Bloom filter in output row group {}: not every \
-                             joined row group had one (or their sizes are not powers of two)",
+                            "column {:?}: no Bloom filter in output row group {}: the joined \
+                             row groups' filters do not unite, and a boolean column's is not \
+                             rebuilt",
                             cx.schema.paths[leaf],
                             self.groups.len()
                         ));

@@ -4,7 +4,7 @@
 //! column. Levels, counts and page statistics are kept as they were: only the values section
 //! changes, and only where the dictionary does.
 
-use super::convert::{Conversion, Scratch as ConversionScratch};
+use super::convert::{Conversion, Layout, Scratch as ConversionScratch, plain_values};
 use crate::bloom::Sbbf;
 use crate::codec::{Codec, Decompressor, snappy};
 use crate::encoding::byte_array::{
@@ -56,12 +56,60 @@ pub(super) struct Rewriter {
     /// The decimal conversion of the piece being written: its pages' statistics are
     /// converted, and [`Values::Convert`] converts their values.
     pub convert: Option<Conversion>,
-    /// A Bloom filter rebuilt for a converted piece: the values [`Values::Convert`] writes
-    /// go in.
-    pub bloom: Option<Sbbf>,
+    /// Where the hashes of values go while a Bloom filter is rebuilt: those [`Values::Convert`]
+    /// writes, and those [`Rewriter::hash_values`] reads.
+    pub bloom: Option<Hashes>,
     conversion: ConversionScratch,
     /// The converted bounds of a page header's statistics.
     stats: [Vec<u8>; 4],
+}
+
+/// The hashes of the values a Bloom filter is rebuilt from.
+#[derive(Debug)]
+pub(super) enum Hashes {
+    /// Inserted into a filter of a known size at once.
+    Filter(Sbbf),
+    /// Kept (distinct, once there are many) for a filter sized once all are known.
+    List(Vec<u64>),
+}
+
+/// Hashes kept before duplicates are dropped.
+const HASHES_KEPT: usize = 1 << 20;
+
+impl Hashes {
+    /// Adds the hash of one value.
+    pub(super) fn insert(&mut self, hash: u64) {
+        match self {
+            Hashes::Filter(f) => f.insert(hash),
+            Hashes::List(l) => {
+                if l.len() == l.capacity() && l.len() >= HASHES_KEPT {
+                    l.sort_unstable();
+                    l.dedup();
+                    // Room for as many again: the next sort comes after as many new ones.
+                    l.reserve(l.len().max(HASHES_KEPT));
+                }
+                l.push(hash);
+            }
+        }
+    }
+
+    /// The filter: as filled, or, for a list, one of at least `min_bytes` sized for the
+    /// distinct hashes at a 1% false-positive rate ([`Sbbf::optimal_num_bytes`]).
+    pub(super) fn into_filter(self, min_bytes: usize) -> Sbbf {
+        match self {
+            Hashes::Filter(f) => f,
+            Hashes::List(mut l) => {
+                l.sort_unstable();
+                l.dedup();
+                let bytes = Sbbf::optimal_num_bytes(l.len() as u64, 0.01).max(min_bytes);
+                let mut f = Sbbf::new(bytes);
+                for h in l {
+                    f.insert(h);
+                }
+                f
+            }
+        }
+    }
 }
 
 /// A column's maximum levels.
@@ -584,6 +632,96 @@ impl Rewriter {
         let out = crate::codec::scratch_of(scratch, uncompressed);
         self.decompressor.decompress(codec, data, out)?;
         Ok(out)
+    }
+
+    /// Inserts the hash of every value of data page `page` (stored with `codec`, its values
+    /// not dictionary indices, of a column of `physical` type laid out as `layout`) into the
+    /// rewriter's Bloom filter, when it has one.
+    pub(super) fn hash_values(
+        &mut self,
+        page: &StoredPage<'_>,
+        codec: Codec,
+        max: MaxLevels,
+        physical: crate::format::Type,
+        layout: Layout,
+    ) -> Result<()> {
+        let Some(mut bloom) = self.bloom.take() else {
+            return Ok(());
+        };
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let r = self.hash_into(
+            page,
+            codec,
+            max,
+            (physical, layout),
+            &mut scratch,
+            &mut bloom,
+        );
+        self.scratch = scratch;
+        self.bloom = Some(bloom);
+        r
+    }
+
+    fn hash_into(
+        &mut self,
+        page: &StoredPage<'_>,
+        codec: Codec,
+        max: MaxLevels,
+        (physical, layout): (crate::format::Type, Layout),
+        scratch: &mut Vec<u8>,
+        bloom: &mut Hashes,
+    ) -> Result<()> {
+        let h = &page.header;
+        let uncompressed = size(h.uncompressed_page_size)?;
+        let (vals, present, encoding) = match (h.type_, &h.data_page_header, &h.data_page_header_v2)
+        {
+            (PageType::DATA_PAGE, Some(d), _) => {
+                let body = self.v1_body(page.data, codec, uncompressed, scratch)?;
+                let (_, vals, present) = self.v1_sections(body, d, max)?;
+                (vals, present, d.encoding)
+            }
+            (PageType::DATA_PAGE_V2, _, Some(d)) => {
+                let rep_len = size(d.repetition_levels_byte_length)?;
+                let def_len = size(d.definition_levels_byte_length)?;
+                let levels = rep_len
+                    .checked_add(def_len)
+                    .filter(|&l| l <= page.data.len() && l <= uncompressed)
+                    .ok_or_else(|| {
+                        Error::oos(format!(
+                            "levels of {rep_len} + {def_len} bytes do not fit the page's {} bytes",
+                            page.data.len()
+                        ))
+                    })?;
+                let def = &page.data[rep_len..levels];
+                let present =
+                    self.present(def, LevelEncoding::Rle, max.def, size(d.num_values)?)?;
+                let stored = &page.data[levels..];
+                let vals: &[u8] = if d.values_compressed() && codec != Codec::Uncompressed {
+                    let out = crate::codec::scratch_of(scratch, uncompressed - levels);
+                    self.decompressor.decompress(codec, stored, out)?;
+                    out
+                } else {
+                    stored
+                };
+                (vals, present, d.encoding)
+            }
+            _ => return Ok(()),
+        };
+        if present == 0 {
+            return Ok(());
+        }
+        let plain = plain_values(
+            vals,
+            present,
+            encoding,
+            physical,
+            layout,
+            &mut self.conversion,
+        )?;
+        layout.for_each(plain, present, |v| {
+            bloom.insert(crate::bloom::hash_bytes(v));
+            Ok(())
+        })
     }
 
     /// A v1 body's levels section (repetition then definition levels, as stored), its values

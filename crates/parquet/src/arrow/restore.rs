@@ -21,8 +21,12 @@ pub fn encode_arrow_schema(mut schema: Schema) -> Result<String> {
     Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
 }
 
-/// `schema` with [`widen_keys`] applied to each field whose first Parquet leaf
-/// `first_leaf` gives (from the field's index and the field), and the dotted paths of the fields widened; `None` when none is.
+/// `schema` with the dictionaries (at any depth) whose int8/int16 keys cannot index their
+/// leaf's row groups given int32 keys (readers fail on such a file: pyarrow with 'Integer value
+/// 128 not in range'), and the dotted paths of the fields widened; `None` when none is.
+/// `first_leaf` gives the first Parquet leaf of each top-level field (from its index and the
+/// field), `dictionaries[leaf]` the most entries of a row group's dictionary page there and
+/// whether some pages are not dictionary-encoded.
 pub(crate) fn widen_schema_keys(
     schema: &Schema,
     first_leaf: impl Fn(usize, &Field) -> Option<usize>,
@@ -36,7 +40,28 @@ pub(crate) fn widen_schema_keys(
         .map(|(i, f)| match first_leaf(i, f) {
             Some(mut leaf) => {
                 let mut at = vec![f.name().to_string()];
-                widen_keys(f, &mut leaf, dictionaries, &mut at, &mut widened)
+                map_leaves(f, &mut at, &mut |t, at| {
+                    let (entries, unknown) = dictionaries.get(leaf).copied().unwrap_or((0, false));
+                    leaf += 1;
+                    let DataType::Dictionary {
+                        key,
+                        value,
+                        ordered,
+                    } = t
+                    else {
+                        return None;
+                    };
+                    let overflows = key.bit_width() < 32
+                        && (unknown || (entries > 0 && !key.holds(entries - 1)));
+                    overflows.then(|| {
+                        widened.push(at.join("."));
+                        DataType::Dictionary {
+                            key: quiver_arrow::IntegerType::Int32,
+                            value: value.clone(),
+                            ordered: *ordered,
+                        }
+                    })
+                })
             }
             None => f.clone(),
         })
@@ -49,63 +74,40 @@ pub(crate) fn widen_schema_keys(
     Some((out, widened))
 }
 
-/// `f` with int32 keys for each dictionary (at any depth) with int8/int16 keys that cannot
-/// index its leaf's row groups (readers fail on such a file: pyarrow with 'Integer value 128
-/// not in range') (`dictionaries[leaf]`: the most entries of a row group's
-/// dictionary page, and whether some pages are not dictionary-encoded); `leaf` is the index of
-/// `f`'s first Parquet leaf and moves past its leaves; `at` is its dotted path, and the paths
-/// widened are added to `widened`.
-fn widen_keys(
+/// `f` with each of its types that a Parquet leaf stores (a dictionary, or a type that is not
+/// nested) replaced by what `leaf` returns for it (`None`: kept), called on them depth-first,
+/// in the order of their Parquet leaves, with the dotted path `at` (`f`'s on entry). The one
+/// walk of how Arrow's nested types lie over Parquet leaves.
+fn map_leaves(
     f: &Arc<Field>,
-    leaf: &mut usize,
-    dictionaries: &[(usize, bool)],
     at: &mut Vec<String>,
-    widened: &mut Vec<String>,
+    leaf: &mut dyn FnMut(&DataType, &[String]) -> Option<DataType>,
 ) -> Arc<Field> {
-    let mut child = |c: &Arc<Field>, leaf: &mut usize, widened: &mut Vec<String>| {
-        at.push(c.name().to_string());
-        let w = widen_keys(c, leaf, dictionaries, at, widened);
-        at.pop();
-        w
-    };
+    let mut child =
+        |c: &Arc<Field>, leaf: &mut dyn FnMut(&DataType, &[String]) -> Option<DataType>| {
+            at.push(c.name().to_string());
+            let w = map_leaves(c, at, leaf);
+            at.pop();
+            w
+        };
     let t = match f.data_type() {
-        DataType::Dictionary {
-            key,
-            value,
-            ordered,
-        } => {
-            let (entries, unknown) = dictionaries.get(*leaf).copied().unwrap_or((0, false));
-            *leaf += 1;
-            let overflows =
-                key.bit_width() < 32 && (unknown || (entries > 0 && !key.holds(entries - 1)));
-            if !overflows {
-                return f.clone();
-            }
-            widened.push(at.join("."));
-            DataType::Dictionary {
-                key: quiver_arrow::IntegerType::Int32,
-                value: value.clone(),
-                ordered: *ordered,
-            }
-        }
-        DataType::List(c) => DataType::List(child(c, leaf, widened)),
-        DataType::LargeList(c) => DataType::LargeList(child(c, leaf, widened)),
-        DataType::ListView(c) => DataType::ListView(child(c, leaf, widened)),
-        DataType::LargeListView(c) => DataType::LargeListView(child(c, leaf, widened)),
-        DataType::FixedSizeList(c, n) => DataType::FixedSizeList(child(c, leaf, widened), *n),
-        DataType::Map(c, sorted) => DataType::Map(child(c, leaf, widened), *sorted),
+        DataType::List(c) => DataType::List(child(c, leaf)),
+        DataType::LargeList(c) => DataType::LargeList(child(c, leaf)),
+        DataType::ListView(c) => DataType::ListView(child(c, leaf)),
+        DataType::LargeListView(c) => DataType::LargeListView(child(c, leaf)),
+        DataType::FixedSizeList(c, n) => DataType::FixedSizeList(child(c, leaf), *n),
+        DataType::Map(c, sorted) => DataType::Map(child(c, leaf), *sorted),
         DataType::RunEndEncoded(ends, values) => {
-            DataType::RunEndEncoded(ends.clone(), child(values, leaf, widened))
+            DataType::RunEndEncoded(ends.clone(), child(values, leaf))
         }
         DataType::Struct(children) => {
-            let children: Vec<Arc<Field>> =
-                children.iter().map(|c| child(c, leaf, widened)).collect();
+            let children: Vec<Arc<Field>> = children.iter().map(|c| child(c, leaf)).collect();
             DataType::Struct(children.into())
         }
-        _ => {
-            *leaf += 1;
-            return f.clone();
-        }
+        other => match leaf(other, at) {
+            Some(t) => t,
+            None => return f.clone(),
+        },
     };
     if &t == f.data_type() {
         return f.clone();
@@ -113,32 +115,20 @@ fn widen_keys(
     Arc::new(f.as_ref().clone().with_data_type(t))
 }
 
-/// Per Parquet leaf of `schema` (depth-first, as [`widen_keys`] walks them): how many
+/// Per Parquet leaf of `schema` (depth-first, as [`widen_schema_keys`] walks them): how many
 /// dictionary entries the keys of a dictionary there index (`None`: no dictionary).
 pub(crate) fn leaf_key_capacities(schema: &Schema) -> Vec<Option<usize>> {
-    fn walk(t: &DataType, out: &mut Vec<Option<usize>>) {
-        match t {
-            DataType::Dictionary { key, .. } => out.push(Some(
-                usize::try_from(key.max_value()).map_or(usize::MAX, |m| m + 1),
-            )),
-            DataType::List(c)
-            | DataType::LargeList(c)
-            | DataType::ListView(c)
-            | DataType::LargeListView(c)
-            | DataType::FixedSizeList(c, _)
-            | DataType::Map(c, _)
-            | DataType::RunEndEncoded(_, c) => walk(c.data_type(), out),
-            DataType::Struct(children) => {
-                for c in children.iter() {
-                    walk(c.data_type(), out);
-                }
-            }
-            _ => out.push(None),
-        }
-    }
     let mut out = Vec::new();
     for f in schema.fields.iter() {
-        walk(f.data_type(), &mut out);
+        map_leaves(f, &mut vec![f.name().to_string()], &mut |t, _| {
+            out.push(match t {
+                DataType::Dictionary { key, .. } => {
+                    Some(usize::try_from(key.max_value()).map_or(usize::MAX, |m| m + 1))
+                }
+                _ => None,
+            });
+            None
+        });
     }
     out
 }

@@ -463,9 +463,22 @@ fn bloom_filters_are_united() {
         let at = meta.bloom_filter_offset.unwrap() as usize;
         quiver_parquet::bloom::Sbbf::read(&bytes[at..]).unwrap().0
     };
-    let (merged, _) = merge_bytes(&[&a, &b], &coalescing()).unwrap();
+    // One size: OR-ed as they are.
+    let a2 = file(&values_b, &opts);
+    let (merged, report) = merge_bytes(&[&a, &a2], &coalescing()).unwrap();
     let united = bloom_of(&merged, 0);
-    assert_eq!(united.as_bytes().len(), bloom_of(&a, 0).as_bytes().len());
+    let mut or = bloom_of(&a, 0).as_bytes().to_vec();
+    for (o, x) in or.iter_mut().zip(bloom_of(&a2, 0).as_bytes()) {
+        *o |= x;
+    }
+    assert_eq!(united.as_bytes(), or);
+    assert!(report.notes.iter().all(|n| !n.contains("rebuilt")));
+    // Two sizes: rebuilt from the values, no smaller than the larger (folding to the smaller
+    // would crowd the larger one's values into its bits).
+    let (merged, report) = merge_bytes(&[&a, &b], &coalescing()).unwrap();
+    let united = bloom_of(&merged, 0);
+    assert_eq!(united.as_bytes().len(), bloom_of(&b, 0).as_bytes().len());
+    assert!(report.notes.iter().any(|n| n.contains("rebuilt")));
     for v in values_a.iter().chain(&values_b) {
         assert!(
             united.check(quiver_parquet::bloom::hash_bytes(v.as_bytes())),

@@ -7,8 +7,8 @@
 //! PLAIN when the merged dictionary would pass the limit. Consecutive copied pages are one
 //! range of the input. An input that lacks the column gets one page of nulls for its rows.
 //!
-//! The pieces' Bloom filters are united when they can be (one size, or powers of two); when
-//! they cannot (sizes that do not fold together, a piece without a filter), the chunk's filter
+//! The pieces' Bloom filters are united when they are of one size; otherwise (sizes that
+//! differ, a piece without a filter) the chunk's filter
 //! is rebuilt from its values, sized for their distinct values at 1% false positives (and no
 //! smaller than the largest piece's): dictionary entries and the decoded values of the other
 //! pages hashed, the pages themselves still copied.
@@ -113,7 +113,7 @@ pub(super) struct ChunkOut<'a> {
     /// dictionary page (0 without one) plus the values of its data pages not dictionary-encoded.
     pub dictionary_entries: usize,
     /// Its Bloom filter was rebuilt from its values: its pieces' filters could not be united
-    /// (sizes that do not fold together, or a piece without one).
+    /// (sizes that differ, or a piece without one).
     pub bloom_rebuilt: bool,
 }
 
@@ -862,10 +862,12 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         rebuild: false,
         rebuilt_min_bytes: 0,
     };
-    // The pieces' filters unite when every piece with data has one and their sizes are one
-    // size, or powers of two (`Sbbf::union`); a filter some piece had is otherwise rebuilt
-    // from the chunk's values rather than lost: sized for their distinct values at 1% false
-    // positives, and at least as large as the largest piece's.
+    // The pieces' filters unite when every piece with data has one and all are of one size
+    // (OR-ed). Otherwise a filter some piece had is rebuilt from the chunk's values rather
+    // than lost: sized for their distinct values at 1% false positives, and at least as large
+    // as the largest piece's. (Filters of two power-of-two sizes could be folded to the
+    // smaller one exactly, but that filter holds the larger one's values in fewer bits: a
+    // small row group's filter would saturate with a large one's values.)
     let sizes: Vec<Option<usize>> = chunks
         .iter()
         .zip(&blooms)
@@ -879,11 +881,7 @@ pub(super) fn build<'a>(cx: &Cx<'_, 'a>, leaf: usize, pieces: &[Piece]) -> Resul
         })
         .collect();
     let known: Vec<usize> = sizes.iter().flatten().copied().collect();
-    let unite = known.len() == sizes.len()
-        && (known.windows(2).all(|w| w[0] == w[1])
-            || known
-                .iter()
-                .all(|n| (n / 32).is_power_of_two() && n % 32 == 0));
+    let unite = known.len() == sizes.len() && known.windows(2).all(|w| w[0] == w[1]);
     if !known.is_empty() && !unite && b.layout.is_some() {
         b.rebuild = true;
         b.single = false;

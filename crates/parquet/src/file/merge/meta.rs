@@ -455,8 +455,8 @@ impl<'a> MetaAcc<'a> {
         Some(ci)
     }
 
-    /// The union of the pieces' Bloom filters (`None` when a piece had none, or their sizes
-    /// cannot be folded together).
+    /// The union of the pieces' Bloom filters, or the filter rebuilt in their place (`None`
+    /// when a piece had none and none was rebuilt).
     pub(super) fn bloom(&mut self) -> Option<Sbbf> {
         let blooms = self.blooms.take()?;
         let refs: Vec<&Sbbf> = blooms.iter().collect();

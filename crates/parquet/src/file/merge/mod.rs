@@ -14,8 +14,8 @@
 //!   [`MergeOptions::dictionary_limit`] the dictionary-encoded pages written PLAIN.
 //!
 //! Carried across: statistics (merged, `meta`), the page index (offset index rebuilt,
-//! column index entries concatenated), Bloom filters (copied, or united when row groups are
-//! joined), key-value metadata (`ARROW:schema` included; the first value of a key wins and
+//! column index entries concatenated), Bloom filters (copied, united when row groups are
+//! joined, or rebuilt from the values where they do not unite), key-value metadata (`ARROW:schema` included; the first value of a key wins and
 //! conflicts are reported), `sorting_columns` (kept where the joined row groups are still in
 //! order), encodings, encoding statistics, size statistics, field ids. The file is written by
 //! quiver: `created_by` says so.
@@ -544,8 +544,8 @@ impl<'a> Writer<'a> {
             if n > 0 {
                 self.report.notes.push(format!(
                     "column {:?}: the Bloom filter of {n} output row group{} rebuilt from the \
-                     values (the joined row groups' filters do not unite: sizes that do not \
-                     fold together, or a row group without one)",
+                     values (the joined row groups' filters do not unite: sizes that differ, \
+                     or a row group without one)",
                     cx.schema.paths[leaf],
                     if n == 1 { "" } else { "s" }
                 ));

@@ -1,8 +1,8 @@
 """A randomized merge campaign for decimals stored every way writers store them and for Bloom
 filters: each seed writes 2-4 files of one schema (decimals of random precision and scale, a
 list of decimals, an id) with pyarrow (FIXED_LEN_BYTE_ARRAY), pyarrow with
-`store_decimal_as_integer` (dictionary or not, DELTA_BINARY_PACKED / BYTE_STREAM_SPLIT pages)
-or DuckDB, random codecs, page versions, page sizes, page indexes and Bloom filters; quiver
+`store_decimal_as_integer` (dictionary or not, DELTA_BINARY_PACKED / BYTE_STREAM_SPLIT pages),
+DuckDB or quiver (`--decimals auto`, whose storage follows the codec), random codecs, page versions, page sizes, page indexes and Bloom filters; quiver
 merges them verbatim and coalescing, and `crates/parquet/tests/merge_check.py` checks each
 output against its inputs (values in pyarrow, DuckDB and polars; statistics, page index and
 Bloom filters, probed by DuckDB). Long-running, not in CI.
@@ -47,7 +47,19 @@ for seed in range(seed0, seed0 + n):
         t = pa.table(cols)
         path = f"{d}/{j:03}.parquet"
         start += rows
-        how = rng.choice(["pa", "pa-int", "duckdb"])
+        how = rng.choice(["pa", "pa-int", "duckdb", "quiver"])
+        if how == "quiver":
+            # quiver's `--decimals auto`: INT32/INT64 when compressed, FIXED_LEN_BYTE_ARRAY not.
+            import pyarrow.feather as feather
+            feather.write_feather(t, path + ".arrow", compression="uncompressed")
+            r = subprocess.run([Q, "convert", path + ".arrow", path, "-q",
+                                "--compression", rng.choice(["none", "snappy", "zstd"]),
+                                "--row-group-size", str(rng.choice([100, 1000]))],
+                               capture_output=True, text=True)
+            os.remove(path + ".arrow")
+            if r.returncode != 0:
+                print(seed, "WRITE FAILED", r.stderr.strip()[:300]); fails += 1
+            continue
         if how == "duckdb":
             import duckdb
             con = duckdb.connect(); con.register("t", t)

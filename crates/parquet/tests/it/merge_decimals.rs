@@ -280,3 +280,61 @@ fn decimals_of_different_precision_or_scale_still_do_not_merge() {
         assert!(err.contains("input 1") && err.contains("\"d\""), "{err}");
     }
 }
+
+/// Mutants of inputs whose decimals are converted and whose Bloom filters are rebuilt merge
+/// or fail with an error naming the input; what merges reads (or fails cleanly); no panic.
+#[test]
+fn mutants_of_converted_inputs_merge_or_fail_cleanly() {
+    use crate::mutants::{Rng, mutate};
+    let fixed = write(
+        &schema(),
+        &[batch(0, 500)],
+        &opts(DecimalLayout::FixedLenByteArray),
+    )
+    .unwrap();
+    let mut plain = opts(DecimalLayout::Integer);
+    plain.column_overrides = vec![
+        ("d12".into(), ColumnOverride::Dictionary(false)),
+        (
+            "d12".into(),
+            ColumnOverride::Encoding(Encoding::DELTA_BINARY_PACKED),
+        ),
+    ];
+    plain.column.bloom = None;
+    let inputs = [
+        write(&schema(), &[batch(500, 400)], &opts(DecimalLayout::Integer)).unwrap(),
+        write(&schema(), &[batch(900, 400)], &plain).unwrap(),
+    ];
+    let mut rng = Rng(0x5EED_DEC1_0A15);
+    let (mut merged, mut refused) = (0, 0);
+    for (i, input) in inputs.iter().enumerate() {
+        for k in 0..150 {
+            let m = mutate(&mut rng, input);
+            let o = MergeOptions {
+                coalesce: (k % 2 == 0).then(RowGroupTarget::default),
+                threads: ThreadPool::sequential(),
+                ..MergeOptions::default()
+            };
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                merge_bytes(&[&fixed, &m], &o).map(|(out, _)| {
+                    let _ = read(&out);
+                })
+            }));
+            match r {
+                Ok(Ok(())) => merged += 1,
+                Ok(Err(e)) => {
+                    assert!(
+                        e.to_string().contains("input 1"),
+                        "input {i}, mutant {k}: {e}"
+                    );
+                    refused += 1;
+                }
+                Err(_) => panic!("input {i}: mutant {k} panicked"),
+            }
+        }
+    }
+    assert!(
+        merged > 0 && refused > 0,
+        "{merged} merged, {refused} refused"
+    );
+}

@@ -654,6 +654,7 @@ fn input_arrow_schema(input: &Input<'_>) -> Result<Schema> {
         input.meta.schema(),
         &kv,
         &ReadOptions::default(),
-    )?;
+    )
+    .map_err(|e| e.context(&input.name))?;
     Ok(a.schema)
 }

@@ -521,27 +521,16 @@ impl<'c, 'a> Builder<'c, 'a> {
         };
         let n = dictionary_len(first);
         let stored = self.rewriter.dictionary_values(first, c.codec)?;
-        let converted;
+        // `stored` is the rewriter's scratch: the values are hashed from a copy.
         let values = match c.convert {
-            None => stored,
+            None => stored.to_vec(),
             Some(conv) => {
                 let mut out = Vec::new();
                 conv.plain(stored, n, &mut out)?;
-                converted = out;
-                &converted
+                out
             }
         };
-        let mut hashes = Vec::with_capacity(n);
-        layout.for_each(values, n, |v| {
-            hashes.push(crate::bloom::hash_bytes(v));
-            Ok(())
-        })?;
-        if let Some(bloom) = &mut self.rewriter.bloom {
-            for h in hashes {
-                bloom.insert(h);
-            }
-        }
-        Ok(())
+        self.rewriter.hash_plain(&values, n, layout)
     }
 
     /// The values of dictionary page `first` of chunk `c`, decompressed, and its entries.
@@ -558,12 +547,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let mut out = Vec::new();
                 conv.plain(stored, n, &mut out)
                     .map_err(|e| e.context("dictionary page"))?;
-                if let Some(bloom) = &mut self.rewriter.bloom {
-                    conv.to.for_each_plain(&out, n, |v| {
-                        bloom.insert(crate::bloom::hash_bytes(v));
-                        Ok(())
-                    })?;
-                }
+                self.rewriter.hash_plain(&out, n, conv.to.layout())?;
                 out
             }
         };

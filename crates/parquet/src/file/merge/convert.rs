@@ -53,7 +53,7 @@ impl Storage {
     }
 
     /// How its PLAIN values lie.
-    fn layout(self) -> Layout {
+    pub(super) fn layout(self) -> Layout {
         match self {
             Storage::Int32 => Layout::Fixed(4),
             Storage::Int64 => Layout::Fixed(8),
@@ -87,17 +87,6 @@ impl Storage {
             Storage::Fixed(w) => format!("FIXED_LEN_BYTE_ARRAY({w})"),
             Storage::Bytes => "BYTE_ARRAY".into(),
         }
-    }
-
-    /// Calls `each` with every one of the `n` PLAIN values at the start of `src` (byte arrays
-    /// without their length prefix).
-    pub(super) fn for_each_plain(
-        self,
-        src: &[u8],
-        n: usize,
-        each: impl FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
-        self.layout().for_each(src, n, each)
     }
 }
 
@@ -367,7 +356,8 @@ impl Conversion {
         out.try_reserve(n.saturating_mul(each).min(src.len().saturating_mul(4) + 64))
             .map_err(|e| Error::invalid(format!("{e}")))?;
         self.from
-            .for_each_plain(src, n, |v| self.push(v, true, out))
+            .layout()
+            .for_each(src, n, |v| self.push(v, true, out))
     }
 
     /// Appends the `n` values of a data page's values section `vals` (of `encoding`, stored as
@@ -475,15 +465,16 @@ mod tests {
                 let mut out = Vec::new();
                 c.plain(&src, values.len(), &mut out).unwrap();
                 let mut got = Vec::new();
-                to.for_each_plain(&out, values.len(), |b| {
-                    got.push(match to {
-                        Storage::Int32 => i128::from(i32::from_le_bytes(b.try_into().unwrap())),
-                        Storage::Int64 => i128::from(i64::from_le_bytes(b.try_into().unwrap())),
-                        _ => be_value(b),
-                    });
-                    Ok(())
-                })
-                .unwrap();
+                to.layout()
+                    .for_each(&out, values.len(), |b| {
+                        got.push(match to {
+                            Storage::Int32 => i128::from(i32::from_le_bytes(b.try_into().unwrap())),
+                            Storage::Int64 => i128::from(i64::from_le_bytes(b.try_into().unwrap())),
+                            _ => be_value(b),
+                        });
+                        Ok(())
+                    })
+                    .unwrap();
                 assert_eq!(got, values, "{from:?} -> {to:?}");
                 if to == Storage::Bytes {
                     // The least width: 0 and -1 in one byte, 128 in two.

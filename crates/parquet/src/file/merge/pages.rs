@@ -290,19 +290,8 @@ impl Rewriter {
         values: Values<'_>,
         out: &mut Vec<u8>,
     ) -> Result<WrittenPage> {
-        let rep_len = size(d.repetition_levels_byte_length)?;
-        let def_len = size(d.definition_levels_byte_length)?;
-        let levels = rep_len
-            .checked_add(def_len)
-            .filter(|&l| l <= page.data.len() && l <= uncompressed)
-            .ok_or_else(|| {
-                Error::oos(format!(
-                    "levels of {rep_len} + {def_len} bytes do not fit the page's {} bytes",
-                    page.data.len()
-                ))
-            })?;
-        let (rep, rest) = page.data.split_at(rep_len);
-        let (def, stored) = rest.split_at(def_len);
+        let [rep, def, stored] = v2_sections(page.data, d, uncompressed)?;
+        let levels = rep.len() + def.len();
         let from = if d.values_compressed() {
             codec
         } else {
@@ -409,12 +398,7 @@ impl Rewriter {
             if present > 0 {
                 c.values(vals, present, encoding, &mut self.conversion, out)?;
             }
-            if let Some(bloom) = &mut self.bloom {
-                c.to.for_each_plain(&out[start..], present, |v| {
-                    bloom.insert(crate::bloom::hash_bytes(v));
-                    Ok(())
-                })?;
-            }
+            self.hash_plain(&out[start..], present, c.to.layout())?;
             return Ok(Some(Encoding::PLAIN));
         }
         if let Values::DeltaToPlain = change {
@@ -634,6 +618,18 @@ impl Rewriter {
         Ok(out)
     }
 
+    /// Inserts the hash of each of the `n` PLAIN values `values` (laid out as `layout`) into
+    /// the rewriter's Bloom filter, when it has one.
+    pub(super) fn hash_plain(&mut self, values: &[u8], n: usize, layout: Layout) -> Result<()> {
+        match &mut self.bloom {
+            Some(bloom) => layout.for_each(values, n, |v| {
+                bloom.insert(crate::bloom::hash_bytes(v));
+                Ok(())
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Inserts the hash of every value of data page `page` (stored with `codec`, its values
     /// not dictionary indices, of a column of `physical` type laid out as `layout`) into the
     /// rewriter's Bloom filter, when it has one.
@@ -681,21 +677,10 @@ impl Rewriter {
                 (vals, present, d.encoding)
             }
             (PageType::DATA_PAGE_V2, _, Some(d)) => {
-                let rep_len = size(d.repetition_levels_byte_length)?;
-                let def_len = size(d.definition_levels_byte_length)?;
-                let levels = rep_len
-                    .checked_add(def_len)
-                    .filter(|&l| l <= page.data.len() && l <= uncompressed)
-                    .ok_or_else(|| {
-                        Error::oos(format!(
-                            "levels of {rep_len} + {def_len} bytes do not fit the page's {} bytes",
-                            page.data.len()
-                        ))
-                    })?;
-                let def = &page.data[rep_len..levels];
+                let [rep, def, stored] = v2_sections(page.data, d, uncompressed)?;
+                let levels = rep.len() + def.len();
                 let present =
                     self.present(def, LevelEncoding::Rle, max.def, size(d.num_values)?)?;
-                let stored = &page.data[levels..];
                 let vals: &[u8] = if d.values_compressed() && codec != Codec::Uncompressed {
                     let out = crate::codec::scratch_of(scratch, uncompressed - levels);
                     self.decompressor.decompress(codec, stored, out)?;
@@ -809,6 +794,30 @@ impl ByteArraySink for PlainSink<'_> {
         self.0.extend_from_slice(value);
         Ok(())
     }
+}
+
+/// A data page v2's stored bytes `data` split into its repetition levels, definition levels
+/// and stored values, the level lengths of header `d` checked against the page (its stored
+/// and `uncompressed` sizes).
+fn v2_sections<'p>(
+    data: &'p [u8],
+    d: &DataPageHeaderV2<'_>,
+    uncompressed: usize,
+) -> Result<[&'p [u8]; 3]> {
+    let rep_len = size(d.repetition_levels_byte_length)?;
+    let def_len = size(d.definition_levels_byte_length)?;
+    rep_len
+        .checked_add(def_len)
+        .filter(|&l| l <= data.len() && l <= uncompressed)
+        .ok_or_else(|| {
+            Error::oos(format!(
+                "levels of {rep_len} + {def_len} bytes do not fit the page's {} bytes",
+                data.len()
+            ))
+        })?;
+    let (rep, rest) = data.split_at(rep_len);
+    let (def, stored) = rest.split_at(def_len);
+    Ok([rep, def, stored])
 }
 
 /// Whether a data page's values are DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY.

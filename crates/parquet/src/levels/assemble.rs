@@ -11,8 +11,12 @@
 //! valid when `d` reaches the node's level; a repeated node's offsets count, per slot of the
 //! segment above it, the slots opened in its own segment.
 
+use crate::levels::mask::{BLOCK, ge_mask, split_blocks};
+use one_list::OneList;
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer};
 use quiver_arrow::{Error, Result};
+
+mod one_list;
 
 /// How a node repeats (`FieldRepetitionType`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -136,31 +140,72 @@ impl Path {
             return Err(Error::oos("levels do not start at a record boundary"));
         }
         self.check(def, rep)?;
-        let mut validity: Vec<Option<MutableBitmap>> = self
-            .nodes
-            .iter()
-            .map(|&n| (n == Repetition::Optional).then(|| MutableBitmap::with_capacity(def.len())))
-            .collect();
+        // Filled in below for exactly the optional nodes.
+        let mut validity: Vec<Option<MutableBitmap>> = self.nodes.iter().map(|_| None).collect();
         let mut offsets: Vec<Option<MutableBuffer>> = self.nodes.iter().map(|_| None).collect();
         let values = def.iter().filter(|&&d| d == self.max_def).count();
         if segments == 1 {
             // No repetition: a slot per entry, each optional node valid where the entry's
             // definition level reaches it, 64 entries per word.
+            let (blocks, tail) = split_blocks(def);
+            let blocks: Vec<&[i16; BLOCK]> = blocks.collect();
             for &(node, level) in &self.optional[0] {
-                if let Some(v) = &mut validity[node] {
-                    for chunk in def.chunks(64) {
-                        let mut word = 0u64;
-                        for (j, &d) in chunk.iter().enumerate() {
-                            word |= u64::from(d >= level) << j;
-                        }
-                        v.append_word(word, chunk.len());
-                    }
+                let mut v = MutableBitmap::with_capacity(def.len());
+                for &block in &blocks {
+                    v.append_word(ge_mask(block, level), BLOCK);
                 }
+                let mut last = [0i16; BLOCK];
+                last[..tail.len()].copy_from_slice(tail);
+                v.append_word(ge_mask(&last, level), tail.len());
+                validity[node] = Some(v);
             }
             return Ok(Nested {
                 validity,
                 offsets,
                 slots: vec![def.len()],
+                values,
+            });
+        }
+        if segments == 2 && self.optional[0].len() <= 2 && self.optional[1].len() <= 2 {
+            // One list level with at most two optional nodes above and below it (the common
+            // case): assembled a block of entries at a time.
+            let lists = OneList {
+                def,
+                rep,
+                list_level: self.repeated[1].1,
+            };
+            let (top, inner) = (&self.optional[0], &self.optional[1]);
+            let levels = |o: &[(usize, i16)], j: usize| o.get(j).map_or(0, |x| x.1);
+            let (t0, t1) = (levels(top, 0), levels(top, 1));
+            let (b0, b1) = (levels(inner, 0), levels(inner, 1));
+            macro_rules! one_list {
+                ($t:expr, $b:expr) => {{
+                    let done = lists.run($t, $b)?;
+                    for (bits, &(node, _)) in done.top.into_iter().zip(top) {
+                        validity[node] = Some(bits);
+                    }
+                    for (bits, &(node, _)) in done.inner.into_iter().zip(inner) {
+                        validity[node] = Some(bits);
+                    }
+                    offsets[self.repeated[1].0] = Some(done.offsets);
+                    vec![done.records, done.elements]
+                }};
+            }
+            let slots = match (top.len(), inner.len()) {
+                (0, 0) => one_list!([], []),
+                (0, 1) => one_list!([], [b0]),
+                (0, 2) => one_list!([], [b0, b1]),
+                (1, 0) => one_list!([t0], []),
+                (1, 1) => one_list!([t0], [b0]),
+                (1, 2) => one_list!([t0], [b0, b1]),
+                (2, 0) => one_list!([t0, t1], []),
+                (2, 1) => one_list!([t0, t1], [b0]),
+                _ => one_list!([t0, t1], [b0, b1]),
+            };
+            return Ok(Nested {
+                validity,
+                offsets,
+                slots,
                 values,
             });
         }
@@ -176,51 +221,29 @@ impl Path {
             .collect();
         let mut slots = vec![0usize; segments];
         let levels: Vec<i16> = self.repeated.iter().map(|&(_, l)| l).collect();
-        if segments == 2 && bits[0].len() <= 2 && bits[1].len() <= 2 {
-            // One list level with at most two optional nodes above and below it (the common
-            // case): a loop specialised to those counts.
-            let lists = OneList {
-                def,
-                rep,
-                list_level: levels[1],
-            };
-            let (top, inner) = bits.split_at_mut(1);
-            let counts = match (top[0].len(), inner[0].len()) {
-                (0, 0) => lists.run::<0, 0>(&mut top[0], &mut inner[0], &mut offs[1]),
-                (0, 1) => lists.run::<0, 1>(&mut top[0], &mut inner[0], &mut offs[1]),
-                (0, 2) => lists.run::<0, 2>(&mut top[0], &mut inner[0], &mut offs[1]),
-                (1, 0) => lists.run::<1, 0>(&mut top[0], &mut inner[0], &mut offs[1]),
-                (1, 1) => lists.run::<1, 1>(&mut top[0], &mut inner[0], &mut offs[1]),
-                (1, 2) => lists.run::<1, 2>(&mut top[0], &mut inner[0], &mut offs[1]),
-                (2, 0) => lists.run::<2, 0>(&mut top[0], &mut inner[0], &mut offs[1]),
-                (2, 1) => lists.run::<2, 1>(&mut top[0], &mut inner[0], &mut offs[1]),
-                _ => lists.run::<2, 2>(&mut top[0], &mut inner[0], &mut offs[1]),
-            }?;
-            slots = vec![counts.0, counts.1];
-        } else {
-            for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
-                for k in r as usize..segments {
-                    if k > 0 && d < levels[k] {
-                        if k == r as usize {
-                            return Err(undefined_list(i, d, r));
-                        }
-                        break;
+        // Any other path: entry by entry.
+        for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
+            for k in r as usize..segments {
+                if k > 0 && d < levels[k] {
+                    if k == r as usize {
+                        return Err(undefined_list(i, d, r));
                     }
-                    slots[k] += 1;
-                    for (level, b) in &mut bits[k] {
-                        b.push(d >= *level);
-                    }
-                    if k + 1 < segments {
-                        offs[k + 1].push(slots[k + 1] as i64);
-                    }
+                    break;
+                }
+                slots[k] += 1;
+                for (level, b) in &mut bits[k] {
+                    b.push(d >= *level);
+                }
+                if k + 1 < segments {
+                    offs[k + 1].push(slots[k + 1] as i64);
                 }
             }
         }
         for (k, segment) in bits.into_iter().enumerate() {
             for ((node, _), (_, b)) in self.optional[k].iter().zip(segment) {
-                if let Some(v) = &mut validity[*node] {
-                    b.finish(v);
-                }
+                let mut v = MutableBitmap::with_capacity(slots[k]);
+                b.finish(&mut v);
+                validity[*node] = Some(v);
             }
         }
         for k in 1..segments {
@@ -245,103 +268,6 @@ fn undefined_list(i: usize, d: i16, r: i16) -> Error {
         "level entry {i} repeats at level {r} but its definition level {d} leaves that list \
          undefined"
     ))
-}
-
-/// The levels of a path with one repeated node, assembled by [`OneList::run`].
-struct OneList<'l> {
-    def: &'l [i16],
-    rep: &'l [i16],
-    list_level: i16,
-}
-
-impl OneList<'_> {
-    /// Assembles with exactly `A` optional nodes above the repeated node (`top`) and `B` below
-    /// it (`inner`), the repeated node's offsets into `offs`; returns the records and elements.
-    #[inline(never)]
-    fn run<const A: usize, const B: usize>(
-        &self,
-        top: &mut [(i16, Bits)],
-        inner: &mut [(i16, Bits)],
-        offs: &mut Vec<i64>,
-    ) -> Result<(usize, usize)> {
-        let mut t: [Bits; A] = std::array::from_fn(|j| std::mem::take(&mut top[j].1));
-        let tl: [i16; A] = std::array::from_fn(|j| top[j].0);
-        let mut b: [Bits; B] = std::array::from_fn(|j| std::mem::take(&mut inner[j].1));
-        let bl: [i16; B] = std::array::from_fn(|j| inner[j].0);
-        let (mut records, mut elements) = (0usize, 0usize);
-        let list = self.list_level;
-        // No branch on the levels (list lengths vary at random, and mispredicted branches
-        // were most of this loop's time): every entry writes an offset slot and offers a bit
-        // to every node, and whether it counts is added, not branched on.
-        let start = offs.len();
-        offs.resize(start + self.def.len() + 1, 0);
-        let slots = &mut offs[start..];
-        let mut undefined = false;
-        // The nodes of one side take a bit from the same entries, so their words fill in step:
-        // one count per side, the words in registers.
-        let (mut tw, mut tn): ([u64; A], u32) = (std::array::from_fn(|j| t[j].word), 0);
-        let (mut bw, mut bn): ([u64; B], u32) = (std::array::from_fn(|j| b[j].word), 0);
-        if let Some(x) = t.first() {
-            tn = x.n;
-        }
-        if let Some(x) = b.first() {
-            bn = x.n;
-        }
-        debug_assert!(t.iter().all(|x| x.n == tn) && b.iter().all(|x| x.n == bn));
-        for (&d, &r) in self.def.iter().zip(self.rep) {
-            let record = r == 0;
-            let element = d >= list;
-            undefined |= !record & !element;
-            // `records` counts the entries before this one at most: inside `slots`.
-            slots[records] = elements as i64;
-            records += usize::from(record);
-            elements += usize::from(element);
-            for j in 0..A {
-                tw[j] |= u64::from(record & (d >= tl[j])) << tn;
-            }
-            tn += u32::from(record);
-            if tn == 64 {
-                for j in 0..A {
-                    t[j].words.push(std::mem::take(&mut tw[j]));
-                }
-                tn = 0;
-            }
-            for j in 0..B {
-                bw[j] |= u64::from(element & (d >= bl[j])) << bn;
-            }
-            bn += u32::from(element);
-            if bn == 64 {
-                for j in 0..B {
-                    b[j].words.push(std::mem::take(&mut bw[j]));
-                }
-                bn = 0;
-            }
-        }
-        for (x, w) in t.iter_mut().zip(tw) {
-            (x.word, x.n) = (w, tn);
-        }
-        for (x, w) in b.iter_mut().zip(bw) {
-            (x.word, x.n) = (w, bn);
-        }
-        offs.truncate(start + records);
-        if undefined {
-            let (i, (&d, &r)) = self
-                .def
-                .iter()
-                .zip(self.rep)
-                .enumerate()
-                .find(|&(_, (&d, &r))| r != 0 && d < list)
-                .unwrap_or((0, (&0, &0))); // ok: `undefined` says there is one
-            return Err(undefined_list(i, d, r));
-        }
-        for (j, bits) in t.into_iter().enumerate() {
-            top[j].1 = bits;
-        }
-        for (j, bits) in b.into_iter().enumerate() {
-            inner[j].1 = bits;
-        }
-        Ok((records, elements))
-    }
 }
 
 /// Bits gathered a 64-bit word at a time.

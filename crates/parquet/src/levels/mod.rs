@@ -7,6 +7,7 @@
 //! arrays.
 
 pub mod assemble;
+pub mod mask;
 #[cfg(test)]
 pub(crate) mod oracle;
 pub mod spread;

@@ -36,36 +36,54 @@ fn all_paths(max_len: usize) -> Vec<Vec<Repetition>> {
 fn assembly_matches_the_structure_for_every_path_up_to_depth_4() {
     let mut rng = Rng::new(12);
     for path in all_paths(4) {
-        let p = Path::new(&path).unwrap();
-        let records: Vec<V> = (0..rng.below(40))
-            .map(|_| random_value(&path, 0, &mut rng))
-            .collect();
-        let mut levels = Vec::new();
-        for rec in &records {
-            shred(&path, rec, &mut levels);
+        let records = rng.below(40) as usize;
+        check_against_oracle(&path, records, &mut rng);
+    }
+}
+
+/// Paths with one repeated node are assembled 64 entries at a time: many records, so that
+/// blocks, the tail after them, and records and lists across block boundaries all occur.
+#[test]
+fn one_list_paths_match_the_structure_across_blocks() {
+    let mut rng = Rng::new(13);
+    let one_list = all_paths(5)
+        .into_iter()
+        .filter(|p| p.iter().filter(|&&n| n == Repeated).count() == 1);
+    for path in one_list {
+        for records in [1, 63, 64, 65, 200, 1000] {
+            check_against_oracle(&path, records + rng.below(3) as usize, &mut rng);
         }
-        let want = expected(&path, &records);
-        let def: Vec<i16> = levels.iter().map(|l| l.0).collect();
-        let rep: Vec<i16> = if p.max_rep() > 0 {
-            levels.iter().map(|l| l.1).collect()
-        } else {
-            vec![]
-        };
-        let got = p.assemble(&def, &rep).unwrap();
-        assert_eq!(got.values, want.values, "{path:?}");
-        assert_eq!(got.slots[0], records.len(), "{path:?}");
-        for i in 0..path.len() {
-            let v: Vec<bool> = got.validity[i]
-                .as_ref()
-                .map(|b| (0..b.len()).map(|j| b.get(j)).collect())
-                .unwrap_or_default();
-            assert_eq!(v, want.validity[i], "{path:?} node {i} validity");
-            let o: Vec<i64> = got.offsets[i]
-                .as_ref()
-                .map(|b| b.typed::<i64>().to_vec())
-                .unwrap_or_default();
-            assert_eq!(o, want.offsets[i], "{path:?} node {i} offsets");
-        }
+    }
+}
+
+fn check_against_oracle(path: &[Repetition], records: usize, rng: &mut Rng) {
+    let p = Path::new(path).unwrap();
+    let records: Vec<V> = (0..records).map(|_| random_value(path, 0, rng)).collect();
+    let mut levels = Vec::new();
+    for rec in &records {
+        shred(path, rec, &mut levels);
+    }
+    let want = expected(path, &records);
+    let def: Vec<i16> = levels.iter().map(|l| l.0).collect();
+    let rep: Vec<i16> = if p.max_rep() > 0 {
+        levels.iter().map(|l| l.1).collect()
+    } else {
+        vec![]
+    };
+    let got = p.assemble(&def, &rep).unwrap();
+    assert_eq!(got.values, want.values, "{path:?}");
+    assert_eq!(got.slots[0], records.len(), "{path:?}");
+    for i in 0..path.len() {
+        let v: Vec<bool> = got.validity[i]
+            .as_ref()
+            .map(|b| (0..b.len()).map(|j| b.get(j)).collect())
+            .unwrap_or_default();
+        assert_eq!(v, want.validity[i], "{path:?} node {i} validity");
+        let o: Vec<i64> = got.offsets[i]
+            .as_ref()
+            .map(|b| b.typed::<i64>().to_vec())
+            .unwrap_or_default();
+        assert_eq!(o, want.offsets[i], "{path:?} node {i} offsets");
     }
 }
 

@@ -5,9 +5,62 @@
 
 use quiver_arrow::{Error, Result};
 
+/// The validity bits of slots `[64 k, 64 k + 64)`, least significant first (bytes past the end
+/// of `validity` read as zero).
 #[inline(always)]
-fn bit(bits: &[u8], i: usize) -> bool {
-    bits[i / 8] >> (i % 8) & 1 == 1
+fn word(validity: &[u8], k: usize) -> u64 {
+    let at = k * 8;
+    match validity.get(at..at + 8) {
+        Some(b) => u64::from_le_bytes(b.try_into().unwrap_or([0; 8])), // ok: 8 bytes
+        None => {
+            let mut b = [0u8; 8];
+            let rest = validity.get(at..).unwrap_or(&[]);
+            b[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+/// The low `n` bits set (`n <= 64`).
+#[inline(always)]
+fn low(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// Checks that the first `len` bits of `validity` hold exactly `valid` set bits: every valid
+/// slot then has a dense value, and no dense value is left over.
+fn check_count(validity: &[u8], len: usize, valid: usize) -> Result<()> {
+    let whole = len / 64;
+    let mut set: usize = (0..whole)
+        .map(|k| word(validity, k).count_ones() as usize)
+        .sum();
+    set += (word(validity, whole) & low(len % 64)).count_ones() as usize;
+    if set != valid {
+        return Err(Error::oos(format!(
+            "{set} valid slots for {valid} decoded values"
+        )));
+    }
+    Ok(())
+}
+
+/// Walks the slots `[0, len)` back to front a validity word at a time, while slots remain
+/// whose values are not in place (`slot > next`, `next` the values not yet placed): calls
+/// `word_fn(start, end, bits, next)` for slots `[start, end)` with their validity `bits` (bit 0:
+/// slot `start`), which places them and returns the new `next`.
+#[inline(always)]
+fn back_to_front(
+    validity: &[u8],
+    len: usize,
+    valid: usize,
+    mut word_fn: impl FnMut(usize, usize, u64, usize) -> usize,
+) {
+    let (mut next, mut slot) = (valid, len);
+    while slot > next {
+        let start = (slot - 1) / 64 * 64;
+        let bits = word(validity, start / 64) & low(slot - start);
+        next = word_fn(start, slot, bits, next);
+        slot = start;
+    }
 }
 
 /// Moves the `valid` values of `width` bytes at the start of `values` to the slots whose bit is
@@ -46,27 +99,56 @@ pub fn spread_fixed(
     }
 }
 
+/// The value of `W` bytes in slot `i`.
+#[inline(always)]
+fn load<const W: usize>(values: &[u8], i: usize) -> [u8; W] {
+    let mut v = [0u8; W];
+    v.copy_from_slice(&values[i * W..i * W + W]);
+    v
+}
+
+/// `v` when `b` is 1, zeros when it is 0: 64-bit ands (the compiler folds them for each `W`).
+#[inline(always)]
+fn masked<const W: usize>(mut v: [u8; W], b: u64) -> [u8; W] {
+    let keep = 0u64.wrapping_sub(b);
+    for lane in v.chunks_mut(8) {
+        let mut w = [0u8; 8];
+        w[..lane.len()].copy_from_slice(lane);
+        let x = (u64::from_le_bytes(w) & keep).to_le_bytes();
+        lane.copy_from_slice(&x[..lane.len()]);
+    }
+    v
+}
+
 fn spread<const W: usize>(
     values: &mut [u8],
     validity: &[u8],
     len: usize,
     valid: usize,
 ) -> Result<()> {
-    let mut next = valid; // values not yet placed: [0, next)
-    let mut slot = len;
-    while slot > next {
-        slot -= 1;
-        if bit(validity, slot) {
-            if next == 0 {
-                return Err(count_error());
-            }
-            next -= 1;
-            let (head, tail) = values.split_at_mut(slot * W);
-            tail[..W].copy_from_slice(&head[next * W..next * W + W]);
+    check_count(validity, len, valid)?;
+    back_to_front(validity, len, valid, |start, end, bits, mut next| {
+        let n = end - start;
+        if bits == low(n) {
+            // All valid: the `n` values before `next` move up as one block.
+            values.copy_within((next - n) * W..next * W, start * W);
+            next - n
+        } else if bits == 0 {
+            values[start * W..end * W].fill(0);
+            next
         } else {
-            values[slot * W..slot * W + W].fill(0);
+            // Mixed: every slot takes the next value, kept or zeroed by its bit (no branch on
+            // it). Writes go to slots at or above `next`, reads below it: nothing unread is
+            // overwritten.
+            for s in (start..end).rev() {
+                let b = (bits >> (s - start)) & 1;
+                let v = masked::<W>(load::<W>(values, next.saturating_sub(1)), b);
+                values[s * W..s * W + W].copy_from_slice(&v);
+                next -= b as usize;
+            }
+            next
         }
-    }
+    });
     Ok(())
 }
 
@@ -77,25 +159,19 @@ fn spread_any(
     len: usize,
     valid: usize,
 ) -> Result<()> {
-    let mut next = valid;
-    let mut slot = len;
-    while slot > next {
-        slot -= 1;
-        if bit(validity, slot) {
-            if next == 0 {
-                return Err(count_error());
+    check_count(validity, len, valid)?;
+    back_to_front(validity, len, valid, |start, end, bits, mut next| {
+        for s in (start..end).rev() {
+            if (bits >> (s - start)) & 1 == 1 {
+                next -= 1;
+                values.copy_within(next * w..next * w + w, s * w);
+            } else {
+                values[s * w..s * w + w].fill(0);
             }
-            next -= 1;
-            values.copy_within(next * w..next * w + w, slot * w);
-        } else {
-            values[slot * w..slot * w + w].fill(0);
         }
-    }
+        next
+    });
     Ok(())
-}
-
-fn count_error() -> Error {
-    Error::oos("more valid slots than decoded values")
 }
 
 /// Turns the offsets of `valid` dense values (`valid + 1` entries at the start of `offsets`)
@@ -121,21 +197,26 @@ pub fn spread_offsets<O: Copy>(
             validity.len()
         )));
     }
-    // Slot `i` ends at offsets[i + 1]; walk back, each valid slot taking the next dense end.
-    let mut next = valid; // dense ends not yet placed: offsets[1..=next]
-    let mut slot = len;
-    while slot > next {
-        slot -= 1;
-        if bit(validity, slot) {
-            if next == 0 {
-                return Err(count_error());
-            }
-            offsets[slot + 1] = offsets[next];
-            next -= 1;
+    check_count(validity, len, valid)?;
+    // Slot `i` ends at offsets[i + 1]; walking back, each slot ends where the next dense value
+    // not yet placed ends, and a valid slot consumes it.
+    back_to_front(validity, len, valid, |start, end, bits, mut next| {
+        let n = end - start;
+        if bits == low(n) {
+            offsets.copy_within(next - n + 1..next + 1, start + 1);
+            next - n
+        } else if bits == 0 {
+            let o = offsets[next];
+            offsets[start + 1..end + 1].fill(o);
+            next
         } else {
-            offsets[slot + 1] = offsets[next];
+            for s in (start..end).rev() {
+                offsets[s + 1] = offsets[next];
+                next -= ((bits >> (s - start)) & 1) as usize;
+            }
+            next
         }
-    }
+    });
     Ok(())
 }
 
@@ -149,7 +230,7 @@ mod tests {
         let mut rng = Rng::new(41);
         for width in [1usize, 2, 3, 4, 8, 12, 16] {
             for _ in 0..40 {
-                let len = rng.below(300) as usize;
+                let len = rng.below(700) as usize;
                 let density = rng.below(11);
                 let bits: Vec<bool> = (0..len).map(|_| rng.below(10) < density).collect();
                 let mut validity = vec![0u8; len.div_ceil(8)];
@@ -197,5 +278,10 @@ mod tests {
         // Validity promising more values than there are.
         assert!(spread_fixed(&mut [1, 0], 1, &[0b11], 2, 1).is_err());
         assert!(spread_offsets(&mut [0i32, 1, 0], &[0b11], 2, 1).is_err());
+        // Fewer valid slots than values (one would be dropped).
+        assert!(spread_fixed(&mut [1, 2], 1, &[0b01], 2, 2).is_err());
+        assert!(spread_offsets(&mut [0i32, 1, 2], &[0b01], 2, 2).is_err());
+        // Bits past `len` do not count.
+        assert!(spread_fixed(&mut [1, 0], 1, &[0b101], 2, 1).is_ok());
     }
 }

@@ -120,9 +120,10 @@ pub struct ColumnStream<'c> {
     scratch: Scratch,
     /// [`ChunkOptions::decimal128`].
     decimal128: bool,
-    /// The previous batch's records, values and value bytes (byte arrays): the room the next
-    /// batch reserves where the records alone do not say it (repeated columns, byte arrays).
-    last: (usize, usize, usize),
+    /// The previous batch's records, values, value bytes (byte arrays) and level entries: the
+    /// room the next batch reserves where the records alone do not say it (repeated columns,
+    /// byte arrays).
+    last: (usize, usize, usize, usize),
 }
 
 impl<'c> ColumnStream<'c> {
@@ -155,7 +156,7 @@ impl<'c> ColumnStream<'c> {
             carry_at: 0,
             scratch: Scratch::default(),
             decimal128: options.decimal128,
-            last: (0, 0, 0),
+            last: (0, 0, 0, 0),
         })
     }
 
@@ -176,7 +177,7 @@ impl<'c> ColumnStream<'c> {
         // As many values and value bytes per record as the previous batch had, an eighth more:
         // the buffers are not grown (and copied) batch after batch. Only capacity: pages never
         // written are never faulted in.
-        let (last_records, last_values, last_bytes) = self.last;
+        let (last_records, last_values, last_bytes, last_entries) = self.last;
         if last_records > 0 {
             let like_last = |n: usize| {
                 let n = n.saturating_mul(records) / last_records;
@@ -200,10 +201,28 @@ impl<'c> ColumnStream<'c> {
         let levels = match (self.cx.max_rep, self.cx.max_def) {
             (0, 0) => LeafLevels::None { len: 0 },
             (0, 1) => LeafLevels::Validity(MutableBitmap::with_capacity(records)),
-            _ => LeafLevels::Full {
-                def: Vec::with_capacity(if flat { records } else { 0 }),
-                rep: Vec::new(),
-            },
+            _ => {
+                // A repeated column's level entries per record as in the previous batch (an
+                // eighth more), so that the levels are not grown and copied as they decode.
+                let entries = if flat {
+                    records
+                } else {
+                    let n = last_entries
+                        .saturating_mul(records)
+                        .checked_div(last_records)
+                        .unwrap_or(0);
+                    n.saturating_add(n / 8)
+                };
+                let refused = |n: usize| {
+                    move |_| Error::invalid(format!("cannot allocate {n} level entries"))
+                };
+                let mut def = Vec::new();
+                def.try_reserve(entries).map_err(refused(entries))?;
+                let mut rep = Vec::new();
+                let reps = if flat { 0 } else { entries };
+                rep.try_reserve(reps).map_err(refused(reps))?;
+                LeafLevels::Full { def, rep }
+            }
         };
         Ok(LeafChunk {
             dense,
@@ -229,7 +248,11 @@ impl<'c> ColumnStream<'c> {
             Dense::Bytes(s) => s.value_bytes(),
             _ => 0,
         };
-        self.last = (got, out.dense.len(), bytes);
+        let entries = match &out.levels {
+            LeafLevels::Full { def, .. } => def.len(),
+            _ => 0,
+        };
+        self.last = (got, out.dense.len(), bytes, entries);
         Ok((out, got))
     }
 

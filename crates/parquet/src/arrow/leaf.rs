@@ -178,11 +178,15 @@ impl<'c> ColumnStream<'c> {
         // the buffers are not grown (and copied) batch after batch. Only capacity: pages never
         // written are never faulted in.
         let (last_records, last_values, last_bytes, last_entries) = self.last;
+        // `n` of the previous batch scaled to `records`, an eighth more (0 before any batch).
+        let like_last = |n: usize| {
+            let n = n
+                .saturating_mul(records)
+                .checked_div(last_records)
+                .unwrap_or(0);
+            n.saturating_add(n / 8)
+        };
         if last_records > 0 {
-            let like_last = |n: usize| {
-                let n = n.saturating_mul(records) / last_records;
-                n.saturating_add(n / 8)
-            };
             match &mut dense {
                 Dense::Fixed { width, data } if !flat => {
                     data.try_reserve(like_last(last_values).saturating_mul(*width))?
@@ -202,16 +206,12 @@ impl<'c> ColumnStream<'c> {
             (0, 0) => LeafLevels::None { len: 0 },
             (0, 1) => LeafLevels::Validity(MutableBitmap::with_capacity(records)),
             _ => {
-                // A repeated column's level entries per record as in the previous batch (an
-                // eighth more), so that the levels are not grown and copied as they decode.
+                // A repeated column's level entries per record as in the previous batch, so
+                // that the levels are not grown and copied as they decode.
                 let entries = if flat {
                     records
                 } else {
-                    let n = last_entries
-                        .saturating_mul(records)
-                        .checked_div(last_records)
-                        .unwrap_or(0);
-                    n.saturating_add(n / 8)
+                    like_last(last_entries)
                 };
                 let refused = |n: usize| {
                     move |_| Error::invalid(format!("cannot allocate {n} level entries"))

@@ -11,7 +11,7 @@
 //! valid when `d` reaches the node's level; a repeated node's offsets count, per slot of the
 //! segment above it, the slots opened in its own segment.
 
-use crate::levels::mask::{BLOCK, ge_mask, split_blocks};
+use crate::levels::mask::{BLOCK, ge_mask, padded, split_blocks};
 use one_list::OneList;
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer};
 use quiver_arrow::{Error, Result};
@@ -147,16 +147,13 @@ impl Path {
         if segments == 1 {
             // No repetition: a slot per entry, each optional node valid where the entry's
             // definition level reaches it, 64 entries per word.
-            let (blocks, tail) = split_blocks(def);
-            let blocks: Vec<&[i16; BLOCK]> = blocks.collect();
             for &(node, level) in &self.optional[0] {
                 let mut v = MutableBitmap::with_capacity(def.len());
-                for &block in &blocks {
+                let (blocks, tail) = split_blocks(def);
+                for block in blocks {
                     v.append_word(ge_mask(block, level), BLOCK);
                 }
-                let mut last = [0i16; BLOCK];
-                last[..tail.len()].copy_from_slice(tail);
-                v.append_word(ge_mask(&last, level), tail.len());
+                v.append_word(ge_mask(&padded(tail), level), tail.len());
                 validity[node] = Some(v);
             }
             return Ok(Nested {
@@ -271,7 +268,6 @@ fn undefined_list(i: usize, d: i16, r: i16) -> Error {
 }
 
 /// Bits gathered a 64-bit word at a time.
-#[derive(Default)]
 struct Bits {
     words: Vec<u64>,
     word: u64,

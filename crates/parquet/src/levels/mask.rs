@@ -38,6 +38,15 @@ pub fn ge_mask(levels: &[i16; BLOCK], level: i16) -> u64 {
     mask
 }
 
+/// The tail of fewer than [`BLOCK`] levels as a whole block, padded with zeros (callers mask
+/// the padding off by the tail's length).
+#[inline(always)]
+pub fn padded(tail: &[i16]) -> [i16; BLOCK] {
+    let mut block = [0i16; BLOCK];
+    block[..tail.len()].copy_from_slice(tail);
+    block
+}
+
 /// `levels` as whole blocks and the shorter tail after them.
 #[inline(always)]
 pub fn split_blocks(levels: &[i16]) -> (impl Iterator<Item = &[i16; BLOCK]>, &[i16]) {
@@ -49,7 +58,7 @@ pub fn split_blocks(levels: &[i16]) -> (impl Iterator<Item = &[i16; BLOCK]>, &[i
 
 /// The low `n` bits set (`n <= 64`).
 #[inline(always)]
-pub fn low(n: u32) -> u64 {
+pub fn low(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
@@ -88,7 +97,7 @@ impl Compress for Portable {
             let (mut out, mut holes) = (x & m, !m);
             while holes != 0 {
                 let p = 63 - holes.leading_zeros();
-                let below = out & low(p);
+                let below = out & low(p as usize);
                 out = below | ((out >> p >> 1) << p);
                 holes &= !(1u64 << p);
             }

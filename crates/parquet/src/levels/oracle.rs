@@ -1,6 +1,7 @@
 //! Test oracle shared by record assembly and shredding: values along a path, shredded into
 //! levels and walked into validity and offsets straight from the Dremel definitions.
 
+use super::assemble::Nested;
 use super::assemble::Repetition::{self, *};
 
 /// A value along a path: what each node holds.
@@ -98,5 +99,23 @@ fn walk(path: &[Repetition], i: usize, v: Option<&V>, e: &mut Expected, counts: 
                 counts[i] += items.len() as i64;
             }
         }
+    }
+}
+
+/// Asserts that `got` (what [`Path::assemble`](super::assemble::Path::assemble) built) has
+/// `want`'s leaf values and, per node, its validity and offsets (`ctx` names the case).
+pub(crate) fn assert_nested(got: &Nested, want: &Expected, ctx: &str) {
+    assert_eq!(got.values, want.values, "{ctx}: values");
+    for i in 0..want.validity.len() {
+        let v: Vec<bool> = got.validity[i]
+            .as_ref()
+            .map(|b| (0..b.len()).map(|j| b.get(j)).collect())
+            .unwrap_or_default();
+        assert_eq!(v, want.validity[i], "{ctx}: node {i} validity");
+        let o: Vec<i64> = got.offsets[i]
+            .as_ref()
+            .map(|b| b.typed::<i64>().to_vec())
+            .unwrap_or_default();
+        assert_eq!(o, want.offsets[i], "{ctx}: node {i} offsets");
     }
 }

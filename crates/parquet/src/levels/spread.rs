@@ -3,6 +3,7 @@
 //! the output and then moved, back to front and in place, to their slots (null slots zeroed);
 //! the moving stops as soon as every slot before is valid.
 
+use crate::levels::mask::low;
 use quiver_arrow::{Error, Result};
 
 /// The validity bits of slots `[64 k, 64 k + 64)`, least significant first (bytes past the end
@@ -19,12 +20,6 @@ fn word(validity: &[u8], k: usize) -> u64 {
             u64::from_le_bytes(b)
         }
     }
-}
-
-/// The low `n` bits set (`n <= 64`).
-#[inline(always)]
-fn low(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
 /// Checks that the first `len` bits of `validity` hold exactly `valid` set bits: every valid

@@ -252,19 +252,7 @@ fn round_trip(p: &Path, def: &[i16], rep: &[i16], w: &OracleLeaf, array: &Array,
         .unwrap();
     let want = oracle::expected(&w.path, &w.records);
     assert_eq!(got.slots[0], array.len(), "{ctx}: records");
-    assert_eq!(got.values, want.values, "{ctx}: values");
-    for i in 0..w.path.len() {
-        let v: Vec<bool> = got.validity[i]
-            .as_ref()
-            .map(|b| (0..b.len()).map(|j| b.get(j)).collect())
-            .unwrap_or_default();
-        assert_eq!(v, want.validity[i], "{ctx}: node {i} validity");
-        let o: Vec<i64> = got.offsets[i]
-            .as_ref()
-            .map(|b| b.typed::<i64>().to_vec())
-            .unwrap_or_default();
-        assert_eq!(o, want.offsets[i], "{ctx}: node {i} offsets");
-    }
+    oracle::assert_nested(&got, &want, &ctx);
     if field.is_nullable() {
         let top = got.validity[0].as_ref().unwrap();
         let own: Vec<bool> = (0..array.len()).map(|i| !leaf_slot(array, i).0).collect();

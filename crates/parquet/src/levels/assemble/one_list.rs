@@ -10,7 +10,7 @@
 //! compressions are single `pext` instructions (chosen at run time; a portable loop otherwise).
 
 use super::undefined_list;
-use crate::levels::mask::{BLOCK, Compress, Portable, ge_mask, split_blocks};
+use crate::levels::mask::{BLOCK, Compress, Portable, ge_mask, low, padded, split_blocks};
 use quiver_arrow::Result;
 use quiver_arrow::buffer::{MutableBitmap, MutableBuffer};
 
@@ -92,11 +92,8 @@ impl OneList<'_> {
         }
         if !dt.is_empty() {
             // The tail, padded with entries the `valid` mask leaves out.
-            let (mut d, mut r) = ([0i16; BLOCK], [0i16; BLOCK]);
-            d[..dt.len()].copy_from_slice(dt);
-            r[..rt.len()].copy_from_slice(rt);
-            let valid = (1u64 << dt.len()) - 1;
-            undefined |= self.block(k, &d, &r, valid, &tl, &bl, &mut stage, &mut out);
+            let (d, r) = (padded(dt), padded(rt));
+            undefined |= self.block(k, &d, &r, low(dt.len()), &tl, &bl, &mut stage, &mut out);
         }
         if undefined != 0 {
             let list = self.list_level;

@@ -1,6 +1,6 @@
 use super::*;
 use crate::encoding::test_util::Rng;
-use crate::levels::oracle::{V, expected, shred};
+use crate::levels::oracle::{V, assert_nested, expected, shred};
 use Repetition::*;
 
 fn random_value(path: &[Repetition], i: usize, rng: &mut Rng) -> V {
@@ -71,20 +71,8 @@ fn check_against_oracle(path: &[Repetition], records: usize, rng: &mut Rng) {
         vec![]
     };
     let got = p.assemble(&def, &rep).unwrap();
-    assert_eq!(got.values, want.values, "{path:?}");
     assert_eq!(got.slots[0], records.len(), "{path:?}");
-    for i in 0..path.len() {
-        let v: Vec<bool> = got.validity[i]
-            .as_ref()
-            .map(|b| (0..b.len()).map(|j| b.get(j)).collect())
-            .unwrap_or_default();
-        assert_eq!(v, want.validity[i], "{path:?} node {i} validity");
-        let o: Vec<i64> = got.offsets[i]
-            .as_ref()
-            .map(|b| b.typed::<i64>().to_vec())
-            .unwrap_or_default();
-        assert_eq!(o, want.offsets[i], "{path:?} node {i} offsets");
-    }
+    assert_nested(&got, &want, &format!("{path:?}"));
 }
 
 #[test]

@@ -14,6 +14,13 @@
 //! [`write::WriteOptions::with_thread_pool`] says otherwise. What they read and write does not
 //! depend on it.
 
+// The flatc-generated bindings (`fb/org/…`, not edited by hand) call `unwrap()` in their
+// accessors. ok: none of them can fail on what quiver reads. A scalar or enum field's
+// accessor passes its schema default (`Some(default)`), so the lookup always has a value; a
+// `required` table or vector field's accessor passes `None`, and every buffer is checked by
+// `flatbuffers::root_with_opts` (`message::verifier_options`) before any accessor runs, whose
+// verifier rejects a table missing a required field. Unverified access exists only behind
+// `Message::fb`, over metadata verified when the message was made.
 #[allow(unreachable_pub, clippy::all)]
 #[rustfmt::skip]
 mod fb;

@@ -17,9 +17,13 @@ use crate::error::{Error, Result};
 use bytes::Bytes;
 use std::mem::MaybeUninit;
 
-/// Smallest room [`MutableBuffer::try_reserve_to_fill`] faults in ahead (a system call costs
-/// about what faulting a few pages does).
+/// Smallest capacity whose pages are faulted in ahead of writes (a system call costs about
+/// what faulting a few pages does; small buffers mostly reuse resident heap memory).
 const PREFAULT_MIN: usize = 64 << 10;
+
+/// Bytes faulted in ahead at least, once writes pass the faulted-in part: small appends then
+/// cost one system call per this many bytes, not one page fault per 4 KiB page.
+const PREFAULT_STEP: usize = 256 << 10;
 
 /// `bytes` rounded up to whole 64-byte blocks, `None` on overflow.
 fn round_up(bytes: usize) -> Option<usize> {
@@ -64,6 +68,9 @@ pub struct MutableBuffer {
     /// Bytes from here to the capacity are zero (fresh pages of a memory map); the capacity
     /// when nothing is known. Every write past it moves it up.
     zero_from: usize,
+    /// The pages below this byte were faulted in ahead of writes (or written): writes up to
+    /// here ask nothing more of the system. 0 when nothing is known.
+    prefaulted: usize,
 }
 
 impl Clone for MutableBuffer {
@@ -96,6 +103,7 @@ impl MutableBuffer {
             alloc: Allocation::EMPTY,
             len: 0,
             zero_from: 0,
+            prefaulted: 0,
         }
     }
 
@@ -172,10 +180,12 @@ impl MutableBuffer {
         Ok(())
     }
 
-    /// [`MutableBuffer::try_reserve`] for `additional` bytes the caller is about to write all
-    /// of: the pages of that room are faulted in at once (one system call), rather than one
-    /// by one as they are first written (about a quarter less time per page here). Only for
-    /// room that will be written: prefaulted pages are resident.
+    /// [`MutableBuffer::try_reserve`] for `additional` bytes the caller is about to write
+    /// (all of them, or all but a little: a bound on what it writes). The pages of that room
+    /// are faulted in ahead, one system call for many pages, rather than one fault per 4 KiB
+    /// page as they are first written (DESIGN §8: a first touch is the expensive part here,
+    /// and the fault's entry and exit a third of it). Only for room that will be written:
+    /// faulted-in pages are resident. The `extend_*` methods do this themselves.
     ///
     /// ```
     /// use quiver_arrow::buffer::MutableBuffer;
@@ -187,11 +197,39 @@ impl MutableBuffer {
     #[inline]
     pub fn try_reserve_to_fill(&mut self, additional: usize) -> Result<()> {
         self.try_reserve(additional)?;
-        if additional >= PREFAULT_MIN {
-            self.alloc
-                .prefault(self.len, self.len + additional, self.zero_from);
-        }
+        self.prefault_to(self.len + additional);
         Ok(())
+    }
+
+    /// [`MutableBuffer::reserve`] for bytes written at once (the `extend_*` methods).
+    #[inline]
+    fn reserve_to_fill(&mut self, additional: usize) {
+        self.reserve(additional);
+        self.prefault_to(self.len + additional);
+    }
+
+    /// Faults in the pages up to byte `end` (within the capacity) that are not yet, and at
+    /// least [`PREFAULT_STEP`] bytes past the part faulted in before: called before writing up
+    /// to `end`, so that appends of a few bytes at a time cost one system call per step.
+    #[inline]
+    fn prefault_to(&mut self, end: usize) {
+        if end > self.prefaulted {
+            self.prefault_ahead(end);
+        }
+    }
+
+    #[cold]
+    fn prefault_ahead(&mut self, end: usize) {
+        let cap = self.capacity();
+        if cap < PREFAULT_MIN {
+            // Left to page faults (see `PREFAULT_MIN`) until the buffer grows.
+            self.prefaulted = cap;
+            return;
+        }
+        let from = self.prefaulted.max(self.len);
+        let to = end.max(from.saturating_add(PREFAULT_STEP)).min(cap);
+        self.alloc.prefault(from, to);
+        self.prefaulted = to;
     }
 
     /// Moves the bytes to an allocation with room for `additional` more: at least double the
@@ -205,6 +243,8 @@ impl MutableBuffer {
             .max(self.capacity().saturating_mul(2))
             .max(ALIGNMENT);
         self.zero_from = self.alloc.grow(cap, self.len, self.zero_from)?;
+        // The copied bytes were written; nothing is known about the rest of the new memory.
+        self.prefaulted = self.len;
         Ok(())
     }
 
@@ -307,7 +347,7 @@ impl MutableBuffer {
     #[inline]
     pub fn extend_from_slice<T: bytemuck::Pod>(&mut self, values: &[T]) {
         let bytes: &[u8] = bytemuck::cast_slice(values);
-        self.reserve(bytes.len());
+        self.reserve_to_fill(bytes.len());
         // SAFETY: `reserve` made room for `bytes.len()` bytes past `len`; the source is a
         // distinct borrow, so the ranges do not overlap; the copied bytes are initialised.
         unsafe {
@@ -332,7 +372,7 @@ impl MutableBuffer {
     pub fn extend_constant<T: bytemuck::Pod>(&mut self, value: T, n: usize) {
         let size = std::mem::size_of::<T>();
         let bytes = n.checked_mul(size).expect("buffer size overflows usize"); // ok: like Vec
-        self.reserve(bytes);
+        self.reserve_to_fill(bytes);
         let spare = self.spare(bytes);
         for chunk in spare.chunks_exact_mut(size) {
             for (slot, b) in chunk.iter_mut().zip(bytemuck::bytes_of(&value)) {
@@ -364,7 +404,7 @@ impl MutableBuffer {
             .len()
             .checked_mul(size)
             .expect("buffer size overflows usize"); // ok: like Vec
-        self.reserve(bytes);
+        self.reserve_to_fill(bytes);
         let mut written = 0;
         let spare = self.spare(bytes);
         for (chunk, v) in spare.chunks_exact_mut(size).zip(iter) {
@@ -436,6 +476,7 @@ impl MutableBuffer {
     pub fn release_spare(&mut self) {
         let zero = self.alloc.release(self.len);
         self.zero_from = self.zero_from.min(zero);
+        self.prefaulted = self.prefaulted.min(self.len);
     }
 
     /// Freezes into immutable [`Bytes`] in O(1). The bytes start on a 64-byte boundary and the

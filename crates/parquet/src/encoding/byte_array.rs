@@ -182,8 +182,8 @@ impl<O: Offset> OffsetsSink<O> {
             return plain(src, n, self);
         }
         // Room for `src.len()` value bytes: every value lies inside `src`, after its length.
-        self.values.try_reserve(src.len())?;
-        self.offsets.try_reserve(n * std::mem::size_of::<O>())?;
+        self.values.try_reserve_to_fill(src.len())?;
+        self.offsets.try_reserve_to_fill(n * std::mem::size_of::<O>())?;
         let values = self.values.spare_capacity_mut();
         let cap = values.len();
         let dst = values.as_mut_ptr().cast::<u8>();
@@ -268,7 +268,7 @@ impl<O: Offset> OffsetsSink<O> {
         let offsets = dict.offsets.typed::<i64>();
         let bytes = dict.values.as_slice();
         // 32 bytes of slack, so that the last value may be copied as a whole block too.
-        self.values.try_reserve(total + 32)?;
+        self.values.try_reserve_to_fill(total + 32)?;
         // Each end offset is written once, straight into the offsets' capacity.
         let first = self.offsets.len();
         let dst = self.values.spare_capacity_mut().as_mut_ptr().cast::<u8>();

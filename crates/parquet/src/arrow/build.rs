@@ -15,7 +15,9 @@ use quiver_arrow::array::{
     GenericListArray, GenericListViewArray, GenericStringArray, MapArray, NullArray,
     PrimitiveArray, StructArray,
 };
-use quiver_arrow::buffer::{Bitmap, Buffer, MutableBitmap, MutableBuffer, Offset, OffsetBuffer};
+use quiver_arrow::buffer::{
+    Bitmap, Buffer, MutableBitmap, MutableBuffer, Offset, OffsetBuffer, check_offsets,
+};
 use quiver_arrow::datatype::{DataType, Field, FieldRef, TimeUnit};
 use quiver_arrow::native::{I128, I256};
 use quiver_arrow::{Error, Result};
@@ -254,26 +256,24 @@ pub fn build(plan: &Plan, field: &Field, columns: &mut [Option<Column>]) -> Resu
     }
 }
 
-/// The assembled 64-bit `offsets` as offsets of type `O`: one pass for their range (an
-/// overflow is an error), one to convert (a copy for `i64`).
-fn narrow_offsets<O: Offset>(offsets: &[i64]) -> Result<OffsetBuffer<O>> {
-    let (lo, hi) = offsets
-        .iter()
-        .fold((0i64, 0i64), |(lo, hi), &o| (lo.min(o), hi.max(o)));
-    if lo < 0 || O::from_usize(hi as usize).is_none() {
+/// The assembled 64-bit `offsets` as 32-bit offsets: one vectorised pass checks them (first
+/// non-negative, non-decreasing, and so all in range when the last fits), one converts. An
+/// offset past `i32::MAX` is an overflow error.
+fn narrow_offsets(offsets: &[i64]) -> Result<OffsetBuffer<i32>> {
+    check_offsets(offsets)?;
+    // ok: `check_offsets` found at least one offset.
+    let last = *offsets.last().expect("checked non-empty");
+    if last > i32::MAX as i64 {
         return Err(Error::overflow(format!(
-            "offsets from {lo} to {hi} overflow {}-bit offsets",
-            std::mem::size_of::<O>() * 8
+            "offsets up to {last} overflow 32-bit offsets"
         )));
     }
-    let mut out = MutableBuffer::with_capacity(offsets.len() * std::mem::size_of::<O>());
-    if O::IS_LARGE {
-        out.extend_from_slice(bytemuck::cast_slice::<i64, u8>(offsets));
-    } else {
-        // Every offset is in `0..=i32::MAX` (checked above).
-        out.extend_from_exact_iter(offsets.iter().map(|&o| o as i32));
-    }
-    OffsetBuffer::try_new(Buffer::from(out))
+    let mut out = MutableBuffer::with_capacity(offsets.len() * 4);
+    // Every offset is in `0..=last`, which fits `i32` (checked above).
+    out.extend_from_exact_iter(offsets.iter().map(|&o| o as i32));
+    // SAFETY: the offsets are the checked ones above, each converted without loss: non-empty,
+    // the first non-negative, non-decreasing.
+    Ok(unsafe { OffsetBuffer::new_unchecked(Buffer::from(out)) })
 }
 
 /// The leaf array of type `t` from `dense` values; `utf8_known`: its byte arrays are known to be
@@ -349,7 +349,7 @@ fn list(
         .into()),
         DataType::LargeList(_) => Ok(GenericListArray::<i64>::try_new(
             item.clone(),
-            narrow_offsets(&offsets)?,
+            OffsetBuffer::try_new(offsets)?,
             values,
             validity,
         )?
@@ -455,4 +455,22 @@ fn pad_null_lists(
     }
     let refs: Vec<&Array> = pieces.iter().collect();
     quiver_arrow::compute::concat(&refs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::narrow_offsets;
+
+    /// Narrowing keeps every offset, and refuses what 32-bit offsets cannot hold or what
+    /// is not offsets at all (the result is built without a second check).
+    #[test]
+    fn narrowed_offsets_are_checked() {
+        let o = narrow_offsets(&[0, 3, 3, i32::MAX as i64]).unwrap();
+        assert_eq!(o.as_slice(), &[0, 3, 3, i32::MAX]);
+        let e = narrow_offsets(&[0, 1, i32::MAX as i64 + 1]).unwrap_err();
+        assert!(e.to_string().contains("overflow 32-bit offsets"), "{e}");
+        assert!(narrow_offsets(&[0, 5, 4]).is_err());
+        assert!(narrow_offsets(&[-1, 5]).is_err());
+        assert!(narrow_offsets(&[]).is_err());
+    }
 }

@@ -183,7 +183,8 @@ impl<O: Offset> OffsetsSink<O> {
         }
         // Room for `src.len()` value bytes: every value lies inside `src`, after its length.
         self.values.try_reserve_to_fill(src.len())?;
-        self.offsets.try_reserve_to_fill(n * std::mem::size_of::<O>())?;
+        self.offsets
+            .try_reserve_to_fill(n * std::mem::size_of::<O>())?;
         let values = self.values.spare_capacity_mut();
         let cap = values.len();
         let dst = values.as_mut_ptr().cast::<u8>();

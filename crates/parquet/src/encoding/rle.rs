@@ -257,6 +257,49 @@ impl<'a> RleDecoder<'a> {
         Ok(n)
     }
 
+    /// The next values, up to `max`, without expanding a repeated run: `Some((Some(value),
+    /// len))` for `len` copies of `value` (not checked against the bit width's range), or
+    /// `Some((None, len))` for `len` values unpacked into `scratch[..len]` (at most
+    /// `scratch.len()` of a bit-packed run); `None` at the end of the stream or when `max` or
+    /// `scratch` is empty. For consumers that handle a run of one value as a whole (levels).
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::rle::RleDecoder;
+    /// // Five 3s, then a bit-packed group of 2-bit values: 2, 1, 0, 3, 0, 0, 0, 0.
+    /// let stream = [5 << 1, 3, 1 << 1 | 1, 0b1100_0110, 0];
+    /// let mut d = RleDecoder::new(&stream, 2).unwrap();
+    /// let mut scratch = [0u32; 3];
+    /// assert_eq!(d.next_chunk(100, &mut scratch).unwrap(), Some((Some(3), 5)));
+    /// assert_eq!(d.next_chunk(100, &mut scratch).unwrap(), Some((None, 3)));
+    /// assert_eq!(scratch, [2, 1, 0]);
+    /// assert_eq!(d.next_chunk(1, &mut scratch).unwrap(), Some((None, 1)));
+    /// assert_eq!(scratch[0], 3);
+    /// ```
+    pub fn next_chunk(
+        &mut self,
+        max: usize,
+        scratch: &mut [u32],
+    ) -> Result<Option<(Option<u32>, usize)>> {
+        if max == 0 || scratch.is_empty() {
+            return Ok(None);
+        }
+        loop {
+            if self.repeat_left > 0 {
+                let k = self.repeat_left.min(max);
+                self.repeat_left -= k;
+                return Ok(Some((Some(self.repeat_value), k)));
+            }
+            if self.packed_left > 0 {
+                let k = self.packed_left.min(max).min(scratch.len());
+                self.unpack_into(&mut scratch[..k]);
+                return Ok(Some((None, k)));
+            }
+            if !self.next_header()? {
+                return Ok(None);
+            }
+        }
+    }
+
     /// Skips up to `n` values; returns how many were skipped.
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         let mut done = 0;

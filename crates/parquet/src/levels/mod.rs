@@ -120,16 +120,24 @@ pub fn decode(
 pub fn decode_rle(d: &mut RleDecoder, max_level: i16, out: &mut [i16]) -> Result<()> {
     let mut scratch = [0u32; 256];
     let mut done = 0;
-    for chunk in out.chunks_mut(scratch.len()) {
-        let n = d.decode(&mut scratch[..chunk.len()])?;
-        if n < chunk.len() {
+    while done < out.len() {
+        let Some((repeated, n)) = d.next_chunk(out.len() - done, &mut scratch)? else {
             return Err(Error::oos(format!(
-                "levels end early, after {} of {}",
-                done + n,
+                "levels end early, after {done} of {}",
                 out.len()
             )));
+        };
+        let chunk = &mut out[done..done + n];
+        match repeated {
+            // A run of one level is checked once and filled in place.
+            Some(level) if level > max_level as u32 => {
+                return Err(Error::oos(format!(
+                    "level {level} is above the maximum {max_level}"
+                )));
+            }
+            Some(level) => chunk.fill(level as i16),
+            None => narrow(&scratch[..n], max_level, chunk)?,
         }
-        narrow(&scratch[..n], max_level, chunk)?;
         done += n;
     }
     Ok(())

@@ -48,6 +48,16 @@ fn v1_levels_round_trip_in_both_encodings() {
         let mut out = vec![0i16; n];
         decode(lv, LevelEncoding::Rle, max, &mut out).unwrap();
         assert_eq!(out, levels);
+        // A batch at a time, the pieces starting and ending inside runs and groups.
+        let mut d = RleDecoder::new(lv, width).unwrap();
+        let mut pieces = vec![0i16; n];
+        let mut at = 0;
+        while at < n {
+            let k = (1 + rng.below(40) as usize).min(n - at);
+            decode_rle(&mut d, max, &mut pieces[at..at + k]).unwrap();
+            at += k;
+        }
+        assert_eq!(pieces, levels);
 
         // BIT_PACKED: most significant bit first, no prefix.
         let mut packed = vec![0u8; (n * width as usize).div_ceil(8)];

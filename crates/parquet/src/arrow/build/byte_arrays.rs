@@ -38,7 +38,7 @@ pub(super) fn bytes_leaf(
                 }
                 FlexOffsets::Wide(s) => {
                     let (offsets, values) = spread_sink(s, slots, present)?;
-                    let offsets = narrow_offsets::<i32>(offsets.typed::<i64>())?;
+                    let offsets = narrow_offsets(offsets.typed::<i64>())?;
                     binary(offsets, values, validity, utf8, utf8_known)
                 }
             }

@@ -268,38 +268,45 @@ impl<O: Offset> OffsetsSink<O> {
         }
         let offsets = dict.offsets.typed::<i64>();
         let bytes = dict.values.as_slice();
+        let n = idx.len();
+        let width = std::mem::size_of::<O>();
         // 32 bytes of slack, so that the last value may be copied as a whole block too.
         self.values.try_reserve_to_fill(total + 32)?;
-        // Each end offset is written once, straight into the offsets' capacity.
-        let first = self.offsets.len();
+        self.offsets.try_reserve_to_fill(n * width)?;
+        // Values and end offsets are written straight into the capacities, in a loop whose
+        // state stays in registers (through a closure, `end` lived in memory); nothing is
+        // committed unless every value fits.
         let dst = self.values.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+        let slots = &mut self.offsets.spare_capacity_mut()[..n * width];
         let mut end = 0;
-        let mut exceeded = false;
-        self.offsets.extend_from_exact_iter(idx.iter().map(|&i| {
+        for (slot, &i) in slots.chunks_exact_mut(width).zip(idx) {
             let i = i as usize;
             // Every index is below `dict.len()` (`gathered_len` checked, or the caller of
             // `extend_gather_bounded`), and a dictionary's offsets rise within its bytes (built
             // by this sink).
             let (start, stop) = (offsets[i] as usize, offsets[i + 1] as usize);
             let value = &bytes[start..stop];
-            if end + value.len() <= total && !exceeded {
-                // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end`
-                // has room for `value.len() + 32` (`end + len <= total`, checked above, and 32
-                // bytes of slack were reserved); distinct allocations.
-                unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
-                end += value.len();
-            } else {
-                exceeded = true;
+            if value.len() > total - end {
+                return Err(Error::invalid("gathered values exceed their total"));
             }
+            // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end` has
+            // room for `value.len() + 32` (`end + len <= total`, checked above, and 32 bytes of
+            // slack were reserved); distinct allocations.
+            unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
+            end += value.len();
             // ok: `base + end <= base + total`, checked above to fit `O`.
-            O::from_usize(base + end).unwrap_or(O::ZERO)
-        }));
-        if exceeded {
-            self.offsets.truncate(first);
-            return Err(Error::invalid("gathered values exceed their total"));
+            let o = O::from_usize(base + end).unwrap_or(O::ZERO);
+            for (s, b) in slot.iter_mut().zip(bytemuck::bytes_of(&o)) {
+                s.write(*b);
+            }
         }
-        // SAFETY: the loop wrote `end` bytes after `base`, inside the reserved capacity.
-        unsafe { self.values.set_len(base + end) };
+        let offsets_len = self.offsets.len() + n * width;
+        // SAFETY: the loop wrote `end` value bytes after `base` and `n` offsets after the old
+        // length, all inside the capacity reserved above.
+        unsafe {
+            self.values.set_len(base + end);
+            self.offsets.set_len(offsets_len);
+        }
         Ok(())
     }
 

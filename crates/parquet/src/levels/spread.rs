@@ -6,6 +6,10 @@
 use crate::levels::mask::low;
 use quiver_arrow::{Error, Result};
 
+/// A mixed validity word with at most this many changes between valid and null slots is
+/// spread a run at a time (block moves and fills); one with more, a slot at a time.
+const RUNS_AS_BLOCKS: u32 = 8;
+
 /// The validity bits of slots `[64 k, 64 k + 64)`, least significant first (bytes past the end
 /// of `validity` read as zero).
 #[inline(always)]
@@ -131,9 +135,31 @@ fn spread<const W: usize>(
         } else if bits == 0 {
             values[start * W..end * W].fill(0);
             next
+        } else if (bits ^ (bits >> 1)).count_ones() <= RUNS_AS_BLOCKS {
+            // Few runs (a null here and there): each run of valid slots moves as one block,
+            // each run of nulls is one fill, top run first.
+            let mut hi = n;
+            while hi > 0 {
+                // The slots below `hi`, the top one at bit 63 (the bits shifted in below slot
+                // 0 are cut off by `min(hi)`).
+                let top = bits << (64 - hi);
+                if top >> 63 == 1 {
+                    let run = ((!top).leading_zeros() as usize).min(hi);
+                    let lo = hi - run;
+                    values.copy_within((next - run) * W..next * W, (start + lo) * W);
+                    next -= run;
+                    hi = lo;
+                } else {
+                    let run = (top.leading_zeros() as usize).min(hi);
+                    let lo = hi - run;
+                    values[(start + lo) * W..(start + hi) * W].fill(0);
+                    hi = lo;
+                }
+            }
+            next
         } else {
-            // Mixed: every slot takes the next value, kept or zeroed by its bit (no branch on
-            // it). Writes go to slots at or above `next`, reads below it: nothing unread is
+            // Many runs: every slot takes the next value, kept or zeroed by its bit (no branch
+            // on it). Writes go to slots at or above `next`, reads below it: nothing unread is
             // overwritten.
             for s in (start..end).rev() {
                 let b = (bits >> (s - start)) & 1;
@@ -268,6 +294,33 @@ mod tests {
                 }
                 spread_offsets(&mut offsets, &validity, len, valid).unwrap();
                 assert_eq!(offsets, want);
+            }
+        }
+        // Sparse nulls and sparse values (words of a few runs, spread a run at a time), and
+        // dense alternation, at widths with and without their own kernel.
+        for width in [1usize, 8, 12] {
+            for per_mille in [0u64, 10, 30, 500, 970, 990, 1000] {
+                let len = 64 * 9 + rng.below(64) as usize;
+                let bits: Vec<bool> = (0..len).map(|_| rng.below(1000) < per_mille).collect();
+                let mut validity = vec![0u8; len.div_ceil(8)];
+                for (i, &b) in bits.iter().enumerate() {
+                    validity[i / 8] |= u8::from(b) << (i % 8);
+                }
+                let valid = bits.iter().filter(|&&b| b).count();
+                let dense: Vec<u8> = (0..valid * width).map(|_| rng.next() as u8 | 1).collect();
+                let mut want = vec![0u8; len * width];
+                let mut j = 0;
+                for (i, &b) in bits.iter().enumerate() {
+                    if b {
+                        want[i * width..(i + 1) * width]
+                            .copy_from_slice(&dense[j * width..(j + 1) * width]);
+                        j += 1;
+                    }
+                }
+                let mut got = vec![0xEEu8; len * width];
+                got[..dense.len()].copy_from_slice(&dense);
+                spread_fixed(&mut got, width, &validity, len, valid).unwrap();
+                assert_eq!(got, want, "width {width}, {per_mille}‰ valid");
             }
         }
         // Validity promising more values than there are.

@@ -29,12 +29,13 @@ pub(super) enum Dict {
         width: usize,
         data: MutableBuffer,
     },
-    /// The values, the longest one's length, and whether every value is UTF-8 (checked once
-    /// here, so that strings gathered from the dictionary need no check of their own). The
-    /// values' buffer ends with [`DICT_PADDING`] zero bytes past the last value, so that every
-    /// value, the last ones of a tiny dictionary included, can be copied as whole 16-byte words
-    /// when gathered.
-    Bytes(OffsetsSink<i64>, usize, bool),
+    /// The values, the longest one's length, whether every value is UTF-8 (checked once
+    /// here, so that strings gathered from the dictionary need no check of their own), and
+    /// whether every value has that length (flags, codes: gathered as fixed-width values, their
+    /// offsets computed). The values' buffer ends with [`DICT_PADDING`] zero bytes past the last
+    /// value, so that every value, the last ones of a tiny dictionary included, can be copied as
+    /// whole 16-byte words when gathered.
+    Bytes(OffsetsSink<i64>, usize, bool, bool),
     /// Decimals widened to 16-byte little-endian integers, for [`Dense::Decimal128`].
     Decimal128(MutableBuffer),
 }
@@ -68,10 +69,14 @@ impl Dict {
                 let mut sink = OffsetsSink::new();
                 sink.extend_plain(values, n)?;
                 let offsets = sink.offsets.typed::<i64>();
-                let longest = offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+                let (shortest, longest) = offsets
+                    .windows(2)
+                    .map(|w| w[1] - w[0])
+                    .fold((i64::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
+                let uniform = n > 0 && shortest == longest;
                 let utf8 = quiver_arrow::array::all_utf8(offsets, sink.values.as_slice());
                 sink.values.extend_zeros(DICT_PADDING);
-                Dict::Bytes(sink, longest as usize, utf8)
+                Dict::Bytes(sink, longest as usize, utf8, uniform)
             }
             Type::BOOLEAN => return Err(Error::not_supported("a dictionary of booleans")),
             t => match Dense::for_target(t, descr.type_length, decimal128)? {
@@ -226,7 +231,7 @@ impl PageValues {
             self.cursor = start(enc, src).map_err(ctx)?;
         }
         let checked = match (&*out, &self.cursor, dict) {
-            (Dense::Bytes(_), Cursor::Rle { .. }, Some(Dict::Bytes(.., utf8))) => *utf8,
+            (Dense::Bytes(_), Cursor::Rle { .. }, Some(Dict::Bytes(_, _, utf8, _))) => *utf8,
             (Dense::Bytes(_), ..) => false,
             _ => true,
         };
@@ -378,7 +383,28 @@ fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Den
         (Dense::Decimal128 { data, .. }, Dict::Decimal128(values)) => {
             dictionary::gather(indices, n, values.typed::<I128>(), data)
         }
-        (Dense::Bytes(sink), Dict::Bytes(values, longest, _)) => {
+        (Dense::Bytes(sink), Dict::Bytes(values, len @ 1..=16, _, true)) => {
+            // Every value `len` bytes: gathered as fixed-width values, the offsets a sequence.
+            let len = *len;
+            let all = &values.values.as_slice()[..values.len() * len];
+            sink.extend_uniform(n, len, |out| {
+                macro_rules! by_len {
+                    ($($w:literal)*) => {
+                        match len {
+                            $($w => dictionary::gather(
+                                indices,
+                                n,
+                                bytemuck::cast_slice::<u8, [u8; $w]>(all),
+                                out,
+                            ),)*
+                            _ => Err(Error::invalid(format!("gather of width {len}"))),
+                        }
+                    };
+                }
+                by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+            })
+        }
+        (Dense::Bytes(sink), Dict::Bytes(values, longest, ..)) => {
             dictionary::for_each_block(indices, n, dict.len(), |idx| {
                 // One pass when the longest value bounds the bytes closely enough (short
                 // values); otherwise the bound could reserve far more than is written.

@@ -328,6 +328,45 @@ impl<O: Offset> OffsetsSink<O> {
     }
 }
 
+impl<O: Offset> OffsetsSink<O> {
+    /// Appends `n` values of `len` bytes each, whose bytes `fill` appends to the values
+    /// (exactly `n * len` of them, or it fails): the offsets are the sequence `len` apart, and
+    /// nothing is kept when `fill` fails or appends another number of bytes.
+    fn extend_uniform(
+        &mut self,
+        n: usize,
+        len: usize,
+        total: usize,
+        fill: impl FnOnce(&mut MutableBuffer) -> Result<()>,
+    ) -> Result<()> {
+        let base = self.values.len();
+        if base.checked_add(total).and_then(O::from_usize).is_none() {
+            return Err(Error::overflow(format!(
+                "{} bytes of values overflow {}-bit offsets",
+                base.saturating_add(total),
+                std::mem::size_of::<O>() * 8
+            )));
+        }
+        let filled = fill(&mut self.values);
+        if let Err(e) = filled {
+            self.values.truncate(base);
+            return Err(e);
+        }
+        if self.values.len() != base + total {
+            let got = self.values.len() - base;
+            self.values.truncate(base);
+            return Err(Error::invalid(format!(
+                "{got} bytes appended for {n} values of {len} bytes"
+            )));
+        }
+        // ok: every end is at most `base + total`, checked above to fit `O`.
+        self.offsets.extend_from_exact_iter(
+            (1..n + 1).map(|k| O::from_usize(base + k * len).unwrap_or(O::ZERO)),
+        );
+        Ok(())
+    }
+}
+
 /// Offsets and values whose offsets are 32-bit while the values fit them and 64-bit from the
 /// first value that does not: `Utf8`/`Binary` columns need no narrowing, and larger ones still
 /// decode.
@@ -444,6 +483,38 @@ impl FlexOffsets {
             }
             FlexOffsets::Wide(s) => s.extend_gather_len(dict, idx, bound),
             FlexOffsets::Narrow(_) => self.extend_gather(dict, idx),
+        }
+    }
+}
+
+impl FlexOffsets {
+    /// Appends `n` values of `len` bytes each, whose bytes `fill` appends to the values buffer
+    /// it is handed (exactly `n * len`, or it fails: then nothing is kept); the offsets are
+    /// computed. For dictionaries whose values all have one length, gathered as fixed-width
+    /// values.
+    ///
+    /// ```
+    /// use quiver_parquet::encoding::byte_array::FlexOffsets;
+    /// let mut sink = FlexOffsets::default();
+    /// sink.extend_uniform(3, 2, |v| Ok(v.extend_from_slice(b"abcdef"))).unwrap();
+    /// let FlexOffsets::Narrow(s) = &sink else { panic!() };
+    /// assert_eq!(s.offsets.typed::<i32>(), &[0, 2, 4, 6]);
+    /// assert!(sink.extend_uniform(2, 2, |v| Ok(v.extend_from_slice(b"abc"))).is_err());
+    /// assert_eq!(sink.value_bytes(), 6);
+    /// ```
+    pub fn extend_uniform(
+        &mut self,
+        n: usize,
+        len: usize,
+        fill: impl FnOnce(&mut MutableBuffer) -> Result<()>,
+    ) -> Result<()> {
+        let total = n
+            .checked_mul(len)
+            .ok_or_else(|| Error::overflow(format!("{n} values of {len} bytes")))?;
+        self.make_room(total);
+        match self {
+            FlexOffsets::Narrow(s) => s.extend_uniform(n, len, total, fill),
+            FlexOffsets::Wide(s) => s.extend_uniform(n, len, total, fill),
         }
     }
 }

@@ -47,7 +47,7 @@ impl<'a> BodyCompression<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<CompressionType>(BodyCompression::VT_CODEC, Some(CompressionType::LZ4_FRAME)).unwrap()}
+    unsafe { self._tab.get::<CompressionType>(BodyCompression::VT_CODEC, Some(CompressionType::LZ4_FRAME)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// Indicates the way the record batch body was compressed
   #[inline]
@@ -55,7 +55,7 @@ impl<'a> BodyCompression<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<BodyCompressionMethod>(BodyCompression::VT_METHOD, Some(BodyCompressionMethod::BUFFER)).unwrap()}
+    unsafe { self._tab.get::<BodyCompressionMethod>(BodyCompression::VT_METHOD, Some(BodyCompressionMethod::BUFFER)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

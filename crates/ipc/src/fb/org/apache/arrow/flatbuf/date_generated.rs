@@ -46,7 +46,7 @@ impl<'a> Date<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<DateUnit>(Date::VT_UNIT, Some(DateUnit::MILLISECOND)).unwrap()}
+    unsafe { self._tab.get::<DateUnit>(Date::VT_UNIT, Some(DateUnit::MILLISECOND)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

@@ -49,7 +49,7 @@ impl<'a> Decimal<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i32>(Decimal::VT_PRECISION, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i32>(Decimal::VT_PRECISION, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// Number of digits after the decimal point "."
   #[inline]
@@ -57,7 +57,7 @@ impl<'a> Decimal<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i32>(Decimal::VT_SCALE, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i32>(Decimal::VT_SCALE, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// Number of bits per value. The accepted widths are 32, 64, 128 and 256.
   /// We use bitWidth for consistency with Int::bitWidth.
@@ -66,7 +66,7 @@ impl<'a> Decimal<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i32>(Decimal::VT_BITWIDTH, Some(128)).unwrap()}
+    unsafe { self._tab.get::<i32>(Decimal::VT_BITWIDTH, Some(128)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

@@ -50,7 +50,7 @@ impl<'a> DictionaryBatch<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i64>(DictionaryBatch::VT_ID, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i64>(DictionaryBatch::VT_ID, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn data(&self) -> Option<RecordBatch<'a>> {
@@ -67,7 +67,7 @@ impl<'a> DictionaryBatch<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<bool>(DictionaryBatch::VT_ISDELTA, Some(false)).unwrap()}
+    unsafe { self._tab.get::<bool>(DictionaryBatch::VT_ISDELTA, Some(false)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

@@ -49,7 +49,7 @@ impl<'a> DictionaryEncoding<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i64>(DictionaryEncoding::VT_ID, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i64>(DictionaryEncoding::VT_ID, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// The dictionary indices are constrained to be non-negative integers. If
   /// this field is null, the indices must be signed int32. To maximize
@@ -72,14 +72,14 @@ impl<'a> DictionaryEncoding<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<bool>(DictionaryEncoding::VT_ISORDERED, Some(false)).unwrap()}
+    unsafe { self._tab.get::<bool>(DictionaryEncoding::VT_ISORDERED, Some(false)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn dictionaryKind(&self) -> DictionaryKind {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<DictionaryKind>(DictionaryEncoding::VT_DICTIONARYKIND, Some(DictionaryKind::DenseArray)).unwrap()}
+    unsafe { self._tab.get::<DictionaryKind>(DictionaryEncoding::VT_DICTIONARYKIND, Some(DictionaryKind::DenseArray)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

@@ -40,7 +40,7 @@ impl<'a> Duration<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<TimeUnit>(Duration::VT_UNIT, Some(TimeUnit::MILLISECOND)).unwrap()}
+    unsafe { self._tab.get::<TimeUnit>(Duration::VT_UNIT, Some(TimeUnit::MILLISECOND)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

@@ -64,14 +64,14 @@ impl<'a> Field<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<bool>(Field::VT_NULLABLE, Some(false)).unwrap()}
+    unsafe { self._tab.get::<bool>(Field::VT_NULLABLE, Some(false)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn type_type(&self) -> Type {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Type>(Field::VT_TYPE_TYPE, Some(Type::NONE)).unwrap()}
+    unsafe { self._tab.get::<Type>(Field::VT_TYPE_TYPE, Some(Type::NONE)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// This is the type of the decoded value if the field is dictionary encoded.
   #[inline]

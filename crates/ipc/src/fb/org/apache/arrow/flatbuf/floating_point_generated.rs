@@ -40,7 +40,7 @@ impl<'a> FloatingPoint<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Precision>(FloatingPoint::VT_PRECISION, Some(Precision::HALF)).unwrap()}
+    unsafe { self._tab.get::<Precision>(FloatingPoint::VT_PRECISION, Some(Precision::HALF)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

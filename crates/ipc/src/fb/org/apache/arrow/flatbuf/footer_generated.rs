@@ -51,7 +51,7 @@ impl<'a> Footer<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<MetadataVersion>(Footer::VT_VERSION, Some(MetadataVersion::V1)).unwrap()}
+    unsafe { self._tab.get::<MetadataVersion>(Footer::VT_VERSION, Some(MetadataVersion::V1)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn schema(&self) -> Option<Schema<'a>> {

@@ -42,14 +42,14 @@ impl<'a> Int<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i32>(Int::VT_BITWIDTH, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i32>(Int::VT_BITWIDTH, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn is_signed(&self) -> bool {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<bool>(Int::VT_IS_SIGNED, Some(false)).unwrap()}
+    unsafe { self._tab.get::<bool>(Int::VT_IS_SIGNED, Some(false)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

@@ -66,7 +66,7 @@ impl<'a> Map<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<bool>(Map::VT_KEYSSORTED, Some(false)).unwrap()}
+    unsafe { self._tab.get::<bool>(Map::VT_KEYSSORTED, Some(false)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

@@ -48,14 +48,14 @@ impl<'a> Message<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<MetadataVersion>(Message::VT_VERSION, Some(MetadataVersion::V1)).unwrap()}
+    unsafe { self._tab.get::<MetadataVersion>(Message::VT_VERSION, Some(MetadataVersion::V1)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn header_type(&self) -> MessageHeader {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<MessageHeader>(Message::VT_HEADER_TYPE, Some(MessageHeader::NONE)).unwrap()}
+    unsafe { self._tab.get::<MessageHeader>(Message::VT_HEADER_TYPE, Some(MessageHeader::NONE)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn header(&self) -> Option<::flatbuffers::Table<'a>> {
@@ -69,7 +69,7 @@ impl<'a> Message<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i64>(Message::VT_BODYLENGTH, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i64>(Message::VT_BODYLENGTH, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn custom_metadata(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<KeyValue<'a>>>> {

@@ -53,7 +53,7 @@ impl<'a> RecordBatch<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i64>(RecordBatch::VT_LENGTH, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i64>(RecordBatch::VT_LENGTH, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// Nodes correspond to the pre-ordered flattened logical schema
   #[inline]

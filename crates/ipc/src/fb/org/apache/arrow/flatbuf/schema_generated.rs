@@ -51,7 +51,7 @@ impl<'a> Schema<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Endianness>(Schema::VT_ENDIANNESS, Some(Endianness::Little)).unwrap()}
+    unsafe { self._tab.get::<Endianness>(Schema::VT_ENDIANNESS, Some(Endianness::Little)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn fields(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Field<'a>>>> {

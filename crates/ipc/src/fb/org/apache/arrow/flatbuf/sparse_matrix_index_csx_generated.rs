@@ -50,7 +50,7 @@ impl<'a> SparseMatrixIndexCSX<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<SparseMatrixCompressedAxis>(SparseMatrixIndexCSX::VT_COMPRESSEDAXIS, Some(SparseMatrixCompressedAxis::Row)).unwrap()}
+    unsafe { self._tab.get::<SparseMatrixCompressedAxis>(SparseMatrixIndexCSX::VT_COMPRESSEDAXIS, Some(SparseMatrixCompressedAxis::Row)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// The type of values in indptrBuffer
   #[inline]
@@ -58,7 +58,7 @@ impl<'a> SparseMatrixIndexCSX<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseMatrixIndexCSX::VT_INDPTRTYPE, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseMatrixIndexCSX::VT_INDPTRTYPE, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// indptrBuffer stores the location and size of indptr array that
   /// represents the range of the rows.
@@ -88,7 +88,7 @@ impl<'a> SparseMatrixIndexCSX<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Buffer>(SparseMatrixIndexCSX::VT_INDPTRBUFFER, None).unwrap()}
+    unsafe { self._tab.get::<Buffer>(SparseMatrixIndexCSX::VT_INDPTRBUFFER, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// The type of values in indicesBuffer
   #[inline]
@@ -96,7 +96,7 @@ impl<'a> SparseMatrixIndexCSX<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseMatrixIndexCSX::VT_INDICESTYPE, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseMatrixIndexCSX::VT_INDICESTYPE, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// indicesBuffer stores the location and size of the array that
   /// contains the column indices of the corresponding non-zero values.
@@ -112,7 +112,7 @@ impl<'a> SparseMatrixIndexCSX<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Buffer>(SparseMatrixIndexCSX::VT_INDICESBUFFER, None).unwrap()}
+    unsafe { self._tab.get::<Buffer>(SparseMatrixIndexCSX::VT_INDICESBUFFER, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
 }
 

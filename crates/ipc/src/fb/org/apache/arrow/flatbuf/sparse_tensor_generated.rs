@@ -52,7 +52,7 @@ impl<'a> SparseTensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Type>(SparseTensor::VT_TYPE_TYPE, Some(Type::NONE)).unwrap()}
+    unsafe { self._tab.get::<Type>(SparseTensor::VT_TYPE_TYPE, Some(Type::NONE)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// The type of data contained in a value cell.
   /// Currently only fixed-width value types are supported,
@@ -62,7 +62,7 @@ impl<'a> SparseTensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Table<'a>>>(SparseTensor::VT_TYPE_, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Table<'a>>>(SparseTensor::VT_TYPE_, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// The dimensions of the tensor, optionally named.
   #[inline]
@@ -70,7 +70,7 @@ impl<'a> SparseTensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<TensorDim>>>>(SparseTensor::VT_SHAPE, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<TensorDim>>>>(SparseTensor::VT_SHAPE, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// The number of non-zero values in a sparse tensor.
   #[inline]
@@ -78,14 +78,14 @@ impl<'a> SparseTensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i64>(SparseTensor::VT_NON_ZERO_LENGTH, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i64>(SparseTensor::VT_NON_ZERO_LENGTH, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn sparseIndex_type(&self) -> SparseTensorIndex {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<SparseTensorIndex>(SparseTensor::VT_SPARSEINDEX_TYPE, Some(SparseTensorIndex::NONE)).unwrap()}
+    unsafe { self._tab.get::<SparseTensorIndex>(SparseTensor::VT_SPARSEINDEX_TYPE, Some(SparseTensorIndex::NONE)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// Sparse tensor index
   #[inline]
@@ -93,7 +93,7 @@ impl<'a> SparseTensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Table<'a>>>(SparseTensor::VT_SPARSEINDEX, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Table<'a>>>(SparseTensor::VT_SPARSEINDEX, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// The location and size of the tensor's data
   #[inline]
@@ -101,7 +101,7 @@ impl<'a> SparseTensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Buffer>(SparseTensor::VT_DATA, None).unwrap()}
+    unsafe { self._tab.get::<Buffer>(SparseTensor::VT_DATA, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   #[inline]
   #[allow(non_snake_case)]

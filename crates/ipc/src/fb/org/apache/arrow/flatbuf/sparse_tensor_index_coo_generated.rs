@@ -79,7 +79,7 @@ impl<'a> SparseTensorIndexCOO<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseTensorIndexCOO::VT_INDICESTYPE, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseTensorIndexCOO::VT_INDICESTYPE, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// Non-negative byte offsets to advance one value cell along each dimension
   /// If omitted, default to row-major order (C-like).
@@ -96,7 +96,7 @@ impl<'a> SparseTensorIndexCOO<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Buffer>(SparseTensorIndexCOO::VT_INDICESBUFFER, None).unwrap()}
+    unsafe { self._tab.get::<Buffer>(SparseTensorIndexCOO::VT_INDICESBUFFER, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// This flag is true if and only if the indices matrix is sorted in
   /// row-major order, and does not have duplicated entries.
@@ -108,7 +108,7 @@ impl<'a> SparseTensorIndexCOO<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<bool>(SparseTensorIndexCOO::VT_ISCANONICAL, Some(false)).unwrap()}
+    unsafe { self._tab.get::<bool>(SparseTensorIndexCOO::VT_ISCANONICAL, Some(false)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

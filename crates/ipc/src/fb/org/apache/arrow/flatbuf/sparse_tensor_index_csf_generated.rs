@@ -80,7 +80,7 @@ impl<'a> SparseTensorIndexCSF<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseTensorIndexCSF::VT_INDPTRTYPE, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseTensorIndexCSF::VT_INDPTRTYPE, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// indptrBuffers stores the sparsity structure.
   /// Each two consecutive dimensions in a tensor correspond to a buffer in
@@ -101,7 +101,7 @@ impl<'a> SparseTensorIndexCSF<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Buffer>>>(SparseTensorIndexCSF::VT_INDPTRBUFFERS, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Buffer>>>(SparseTensorIndexCSF::VT_INDPTRBUFFERS, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// The type of values in indicesBuffers
   #[inline]
@@ -109,7 +109,7 @@ impl<'a> SparseTensorIndexCSF<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseTensorIndexCSF::VT_INDICESTYPE, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<Int>>(SparseTensorIndexCSF::VT_INDICESTYPE, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// indicesBuffers stores values of nodes.
   /// Each tensor dimension corresponds to a buffer in indicesBuffers.
@@ -127,7 +127,7 @@ impl<'a> SparseTensorIndexCSF<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Buffer>>>(SparseTensorIndexCSF::VT_INDICESBUFFERS, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Buffer>>>(SparseTensorIndexCSF::VT_INDICESBUFFERS, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// axisOrder stores the sequence in which dimensions were traversed to
   /// produce the prefix tree.
@@ -140,7 +140,7 @@ impl<'a> SparseTensorIndexCSF<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, i32>>>(SparseTensorIndexCSF::VT_AXISORDER, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, i32>>>(SparseTensorIndexCSF::VT_AXISORDER, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
 }
 

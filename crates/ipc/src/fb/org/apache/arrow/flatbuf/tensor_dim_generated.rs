@@ -46,7 +46,7 @@ impl<'a> TensorDim<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i64>(TensorDim::VT_SIZE, Some(0)).unwrap()}
+    unsafe { self._tab.get::<i64>(TensorDim::VT_SIZE, Some(0)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// Name of the dimension, optional
   #[inline]

@@ -48,7 +48,7 @@ impl<'a> Tensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Type>(Tensor::VT_TYPE_TYPE, Some(Type::NONE)).unwrap()}
+    unsafe { self._tab.get::<Type>(Tensor::VT_TYPE_TYPE, Some(Type::NONE)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// The type of data contained in a value cell. Currently only fixed-width
   /// value types are supported, no strings or nested types
@@ -57,7 +57,7 @@ impl<'a> Tensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Table<'a>>>(Tensor::VT_TYPE_, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Table<'a>>>(Tensor::VT_TYPE_, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// The dimensions of the tensor, optionally named
   #[inline]
@@ -65,7 +65,7 @@ impl<'a> Tensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<TensorDim>>>>(Tensor::VT_SHAPE, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<TensorDim>>>>(Tensor::VT_SHAPE, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   /// Non-negative byte offsets to advance one value cell along each dimension
   /// If omitted, default to row-major order (C-like).
@@ -82,7 +82,7 @@ impl<'a> Tensor<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<Buffer>(Tensor::VT_DATA, None).unwrap()}
+    unsafe { self._tab.get::<Buffer>(Tensor::VT_DATA, None).unwrap()} // ok: a required field, which the verifier checked every buffer has
   }
   #[inline]
   #[allow(non_snake_case)]

@@ -56,14 +56,14 @@ impl<'a> Time<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<TimeUnit>(Time::VT_UNIT, Some(TimeUnit::MILLISECOND)).unwrap()}
+    unsafe { self._tab.get::<TimeUnit>(Time::VT_UNIT, Some(TimeUnit::MILLISECOND)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn bitWidth(&self) -> i32 {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<i32>(Time::VT_BITWIDTH, Some(32)).unwrap()}
+    unsafe { self._tab.get::<i32>(Time::VT_BITWIDTH, Some(32)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
 }
 

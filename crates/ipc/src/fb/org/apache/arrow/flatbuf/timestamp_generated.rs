@@ -147,7 +147,7 @@ impl<'a> Timestamp<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<TimeUnit>(Timestamp::VT_UNIT, Some(TimeUnit::SECOND)).unwrap()}
+    unsafe { self._tab.get::<TimeUnit>(Timestamp::VT_UNIT, Some(TimeUnit::SECOND)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   /// The timezone is an optional string indicating the name of a timezone,
   /// one of:

@@ -46,7 +46,7 @@ impl<'a> Union<'a> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<UnionMode>(Union::VT_MODE, Some(UnionMode::Sparse)).unwrap()}
+    unsafe { self._tab.get::<UnionMode>(Union::VT_MODE, Some(UnionMode::Sparse)).unwrap()} // ok: the schema default is passed, so a value is always found
   }
   #[inline]
   pub fn typeIds(&self) -> Option<::flatbuffers::Vector<'a, i32>> {

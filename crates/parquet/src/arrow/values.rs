@@ -343,6 +343,37 @@ fn take_plain(src: &[u8], at: &mut usize, n: usize, out: &mut Dense) -> Result<(
     Ok(())
 }
 
+/// Appends the `n` values of `width` bytes (1 to 16) the next `n` indices of `indices` select
+/// from `values` (the dictionary's values back to back), each width by its own kernel.
+fn gather_width(
+    indices: &mut RleDecoder,
+    n: usize,
+    values: &[u8],
+    width: usize,
+    out: &mut MutableBuffer,
+) -> Result<()> {
+    fn typed<T: bytemuck::Pod>(values: &[u8]) -> Result<&[T]> {
+        bytemuck::try_cast_slice(values).map_err(|e| {
+            Error::invalid(format!(
+                "{} dictionary bytes as values of {} bytes: {e}",
+                values.len(),
+                std::mem::size_of::<T>()
+            ))
+        })
+    }
+    macro_rules! by_width {
+        ($($w:literal)*) => {
+            match width {
+                4 => dictionary::gather(indices, n, typed::<u32>(values)?, out),
+                8 => dictionary::gather(indices, n, typed::<u64>(values)?, out),
+                $($w => dictionary::gather(indices, n, typed::<[u8; $w]>(values)?, out),)*
+                w => Err(Error::invalid(format!("gather of width {w}"))),
+            }
+        };
+    }
+    by_width!(1 2 3 5 6 7 9 10 11 12 13 14 15 16)
+}
+
 /// Appends the `n` dictionary values the next `n` indices of `indices` select.
 fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Dense) -> Result<()> {
     let Some(dict) = dict else {
@@ -352,24 +383,7 @@ fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Den
     };
     match (out, dict) {
         (Dense::Fixed { width, data }, Dict::Fixed { data: values, .. }) => match *width {
-            4 => dictionary::gather(indices, n, values.typed::<u32>(), data),
-            8 => dictionary::gather(indices, n, values.typed::<u64>(), data),
-            w @ 1..=16 => {
-                macro_rules! by_width {
-                    ($($w:literal)*) => {
-                        match w {
-                            $($w => dictionary::gather(
-                                indices,
-                                n,
-                                values.typed::<[u8; $w]>(),
-                                data,
-                            ),)*
-                            _ => Err(Error::invalid(format!("gather of width {w}"))),
-                        }
-                    };
-                }
-                by_width!(1 2 3 5 6 7 9 10 11 12 13 14 15 16)
-            }
+            w @ 1..=16 => gather_width(indices, n, values.as_slice(), w, data),
             w => {
                 let all = values.as_slice();
                 dictionary::for_each_block(indices, n, dict.len(), |idx| {
@@ -385,24 +399,8 @@ fn gather(indices: &mut RleDecoder, n: usize, dict: Option<&Dict>, out: &mut Den
         }
         (Dense::Bytes(sink), Dict::Bytes(values, len @ 1..=16, _, true)) => {
             // Every value `len` bytes: gathered as fixed-width values, the offsets a sequence.
-            let len = *len;
             let all = &values.values.as_slice()[..values.len() * len];
-            sink.extend_uniform(n, len, |out| {
-                macro_rules! by_len {
-                    ($($w:literal)*) => {
-                        match len {
-                            $($w => dictionary::gather(
-                                indices,
-                                n,
-                                bytemuck::cast_slice::<u8, [u8; $w]>(all),
-                                out,
-                            ),)*
-                            _ => Err(Error::invalid(format!("gather of width {len}"))),
-                        }
-                    };
-                }
-                by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-            })
+            sink.extend_uniform(n, *len, |out| gather_width(indices, n, all, *len, out))
         }
         (Dense::Bytes(sink), Dict::Bytes(values, longest, ..)) => {
             dictionary::for_each_block(indices, n, dict.len(), |idx| {

@@ -67,14 +67,25 @@ impl<O: Offset> OffsetsSink<O> {
         self.len() == 0
     }
 
-    fn end(&self) -> Result<O> {
-        O::from_usize(self.values.len()).ok_or_else(|| {
-            Error::overflow(format!(
+    /// The values' length, once checked that `more` bytes after it still fit offsets of type
+    /// `O`.
+    fn room_for(&self, more: usize) -> Result<usize> {
+        let base = self.values.len();
+        match base.checked_add(more).and_then(O::from_usize) {
+            Some(_) => Ok(base),
+            None => Err(Error::overflow(format!(
                 "{} bytes of values overflow {}-bit offsets",
-                self.values.len(),
+                base.saturating_add(more),
                 std::mem::size_of::<O>() * 8
-            ))
-        })
+            ))),
+        }
+    }
+
+    /// The values' length as an offset.
+    fn end(&self) -> Result<O> {
+        let end = self.room_for(0)?;
+        // ok: `room_for` checked that `end` fits `O`.
+        Ok(O::from_usize(end).unwrap_or(O::ZERO))
     }
 }
 
@@ -94,14 +105,7 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
     }
 
     fn extend_concatenated(&mut self, data: &[u8], lengths: &[i32]) -> Result<()> {
-        let base = self.values.len();
-        if O::from_usize(base + data.len()).is_none() {
-            return Err(Error::overflow(format!(
-                "{} bytes of values overflow {}-bit offsets",
-                base + data.len(),
-                std::mem::size_of::<O>() * 8
-            )));
-        }
+        let base = self.room_for(data.len())?;
         self.values.extend_from_slice(data);
         let mut at = base;
         self.offsets
@@ -258,14 +262,7 @@ impl<O: Offset> OffsetsSink<O> {
         idx: &[u32],
         total: usize,
     ) -> Result<()> {
-        let base = self.values.len();
-        if base.checked_add(total).and_then(O::from_usize).is_none() {
-            return Err(Error::overflow(format!(
-                "{} bytes of values overflow {}-bit offsets",
-                base.saturating_add(total),
-                std::mem::size_of::<O>() * 8
-            )));
-        }
+        let base = self.room_for(total)?;
         let offsets = dict.offsets.typed::<i64>();
         let bytes = dict.values.as_slice();
         let n = idx.len();
@@ -339,14 +336,7 @@ impl<O: Offset> OffsetsSink<O> {
         total: usize,
         fill: impl FnOnce(&mut MutableBuffer) -> Result<()>,
     ) -> Result<()> {
-        let base = self.values.len();
-        if base.checked_add(total).and_then(O::from_usize).is_none() {
-            return Err(Error::overflow(format!(
-                "{} bytes of values overflow {}-bit offsets",
-                base.saturating_add(total),
-                std::mem::size_of::<O>() * 8
-            )));
-        }
+        let base = self.room_for(total)?;
         let filled = fill(&mut self.values);
         if let Err(e) = filled {
             self.values.truncate(base);

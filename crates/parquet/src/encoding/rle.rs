@@ -241,18 +241,15 @@ impl<'a> RleDecoder<'a> {
     pub fn decode(&mut self, out: &mut [u32]) -> Result<usize> {
         let mut n = 0;
         while n < out.len() {
-            if self.repeat_left > 0 {
-                let k = self.repeat_left.min(out.len() - n);
-                out[n..n + k].fill(self.repeat_value);
-                self.repeat_left -= k;
-                n += k;
-            } else if self.packed_left > 0 {
-                let k = self.packed_left.min(out.len() - n);
-                self.unpack_into(&mut out[n..n + k]);
-                n += k;
-            } else if !self.next_header()? {
+            let rest = &mut out[n..];
+            // Bit-packed values are unpacked in place; a repeated run is expanded here.
+            let Some((repeated, k)) = self.next_chunk(rest.len(), rest)? else {
                 break;
+            };
+            if let Some(v) = repeated {
+                rest[..k].fill(v);
             }
+            n += k;
         }
         Ok(n)
     }

@@ -143,18 +143,16 @@ fn spread<const W: usize>(
                 // The slots below `hi`, the top one at bit 63 (the bits shifted in below slot
                 // 0 are cut off by `min(hi)`).
                 let top = bits << (64 - hi);
-                if top >> 63 == 1 {
-                    let run = ((!top).leading_zeros() as usize).min(hi);
-                    let lo = hi - run;
+                let valid = top >> 63 == 1;
+                let run = ((if valid { !top } else { top }).leading_zeros() as usize).min(hi);
+                let lo = hi - run;
+                if valid {
                     values.copy_within((next - run) * W..next * W, (start + lo) * W);
                     next -= run;
-                    hi = lo;
                 } else {
-                    let run = (top.leading_zeros() as usize).min(hi);
-                    let lo = hi - run;
                     values[(start + lo) * W..(start + hi) * W].fill(0);
-                    hi = lo;
                 }
+                hi = lo;
             }
             next
         } else {
@@ -246,6 +244,34 @@ mod tests {
     use super::*;
     use crate::encoding::test_util::Rng;
 
+    /// Spreads random dense values of `width` bytes over the slots whose `bits` are set and
+    /// asserts the result is the oracle's (each valid slot its value in order, null slots
+    /// zero); returns the validity bitmap and the valid count.
+    fn assert_spreads_fixed(bits: &[bool], width: usize, rng: &mut Rng) -> (Vec<u8>, usize) {
+        let len = bits.len();
+        let mut validity = vec![0u8; len.div_ceil(8)];
+        for (i, &b) in bits.iter().enumerate() {
+            validity[i / 8] |= u8::from(b) << (i % 8);
+        }
+        let valid = bits.iter().filter(|&&b| b).count();
+        let dense: Vec<u8> = (0..valid * width).map(|_| rng.next() as u8 | 1).collect();
+        let mut want = vec![0u8; len * width];
+        let mut j = 0;
+        for (i, &b) in bits.iter().enumerate() {
+            if b {
+                want[i * width..(i + 1) * width]
+                    .copy_from_slice(&dense[j * width..(j + 1) * width]);
+                j += 1;
+            }
+        }
+        let mut got = vec![0xEEu8; len * width];
+        got[..dense.len()].copy_from_slice(&dense);
+        spread_fixed(&mut got, width, &validity, len, valid).unwrap();
+        let share = valid * 1000 / len.max(1);
+        assert_eq!(got, want, "width {width}, {share}‰ of {len} slots valid");
+        (validity, valid)
+    }
+
     #[test]
     fn spreads_match_the_oracle() {
         let mut rng = Rng::new(41);
@@ -254,25 +280,7 @@ mod tests {
                 let len = rng.below(700) as usize;
                 let density = rng.below(11);
                 let bits: Vec<bool> = (0..len).map(|_| rng.below(10) < density).collect();
-                let mut validity = vec![0u8; len.div_ceil(8)];
-                for (i, &b) in bits.iter().enumerate() {
-                    validity[i / 8] |= u8::from(b) << (i % 8);
-                }
-                let valid = bits.iter().filter(|&&b| b).count();
-                let dense: Vec<u8> = (0..valid * width).map(|_| rng.next() as u8 | 1).collect();
-                let mut want = vec![0u8; len * width];
-                let mut j = 0;
-                for (i, &b) in bits.iter().enumerate() {
-                    if b {
-                        want[i * width..(i + 1) * width]
-                            .copy_from_slice(&dense[j * width..(j + 1) * width]);
-                        j += 1;
-                    }
-                }
-                let mut got = vec![0xEEu8; len * width];
-                got[..dense.len()].copy_from_slice(&dense);
-                spread_fixed(&mut got, width, &validity, len, valid).unwrap();
-                assert_eq!(got, want, "width {width}");
+                let (validity, valid) = assert_spreads_fixed(&bits, width, &mut rng);
 
                 // Offsets: dense lengths 0..=3.
                 let lens: Vec<i64> = (0..valid).map(|_| rng.below(4) as i64).collect();
@@ -302,25 +310,7 @@ mod tests {
             for per_mille in [0u64, 10, 30, 500, 970, 990, 1000] {
                 let len = 64 * 9 + rng.below(64) as usize;
                 let bits: Vec<bool> = (0..len).map(|_| rng.below(1000) < per_mille).collect();
-                let mut validity = vec![0u8; len.div_ceil(8)];
-                for (i, &b) in bits.iter().enumerate() {
-                    validity[i / 8] |= u8::from(b) << (i % 8);
-                }
-                let valid = bits.iter().filter(|&&b| b).count();
-                let dense: Vec<u8> = (0..valid * width).map(|_| rng.next() as u8 | 1).collect();
-                let mut want = vec![0u8; len * width];
-                let mut j = 0;
-                for (i, &b) in bits.iter().enumerate() {
-                    if b {
-                        want[i * width..(i + 1) * width]
-                            .copy_from_slice(&dense[j * width..(j + 1) * width]);
-                        j += 1;
-                    }
-                }
-                let mut got = vec![0xEEu8; len * width];
-                got[..dense.len()].copy_from_slice(&dense);
-                spread_fixed(&mut got, width, &validity, len, valid).unwrap();
-                assert_eq!(got, want, "width {width}, {per_mille}‰ valid");
+                assert_spreads_fixed(&bits, width, &mut rng);
             }
         }
         // Validity promising more values than there are.

@@ -11,7 +11,8 @@ pub fn test_files() -> Option<Vec<PathBuf>> {
     parquet_test_files().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The Parquet files among [`test_files`]: `*.parquet`, and the extension-less fuzz cases.
+/// The Parquet files among [`test_files`]: `*.parquet`, and the fuzz cases (whatever their
+/// name: extension-less or `*.fuzz`).
 pub fn parquet_files() -> Option<Vec<PathBuf>> {
     Some(
         all_parquet_files()?
@@ -36,7 +37,8 @@ pub fn all_parquet_files() -> Option<Vec<PathBuf>> {
             .into_iter()
             .filter(|p| {
                 p.extension().is_some_and(|e| e == "parquet")
-                    || (p.extension().is_none() && p.to_string_lossy().contains("fuzzing"))
+                    || (p.to_string_lossy().contains("fuzzing")
+                        && p.extension().is_none_or(|e| e == "fuzz"))
             })
             .collect(),
     )

@@ -544,6 +544,17 @@ def error_cases():
         pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("s"))}),
         pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("ms"))}),
         ["wait", "001.parquet", "000.parquet"], "duration[s] then duration[ms]: both INT64")
+    if wanted("err-arrow-third"):
+        # The first two files store the same ARROW:schema bytes (decoded once); the third's
+        # differs, and is the one named.
+        t = pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("s"))})
+        pq.write_table(t, path("err-arrow-third", 0))
+        pq.write_table(t, path("err-arrow-third", 1))
+        pq.write_table(pa.table({"id": ids, "wait": pa.array(range(n), pa.duration("ms"))}),
+                       path("err-arrow-third", 2))
+        finish("err-arrow-third", expect="error",
+               error_contains=["wait", "002.parquet", "000.parquet"],
+               about="duration[s] twice (the same ARROW:schema), then duration[ms]")
     if wanted("err-arrow-schemaless"):
         # The second file has no ARROW:schema (as DuckDB, Spark and others write): its plain
         # lists would be read through the first file's fixed-size list type.

@@ -417,15 +417,30 @@ pub(super) fn merge_key_values(
     let mut kv: Vec<KeyValuePair> = Vec::new();
     let mut conflicts = Vec::new();
     let mut arrow_schemas: Vec<Option<Schema>> = Vec::with_capacity(inputs.len());
+    // Each input's ARROW:schema as stored: inputs written alike store the same bytes, which
+    // are decoded once (the last distinct value and what it decoded to are kept).
+    let mut stored: Vec<Option<&[u8]>> = Vec::with_capacity(inputs.len());
+    let mut last: Option<(&[u8], Option<Schema>)> = None;
     for input in inputs {
         let mut own = None;
+        let mut raw = None;
         for KeyValue { key, value } in input.meta.file().key_value_metadata.iter().flatten() {
             if *key == ARROW_SCHEMA_KEY.as_bytes() {
-                own = value
-                    .map(crate::arrow::restore::decode_arrow_schema)
-                    .transpose()
-                    .ok()
-                    .flatten();
+                raw = *value;
+                own = match (value, &last) {
+                    (Some(v), Some((l, decoded))) if v == l => decoded.clone(),
+                    _ => {
+                        let decoded = value
+                            .map(crate::arrow::restore::decode_arrow_schema)
+                            .transpose()
+                            .ok()
+                            .flatten();
+                        if let Some(v) = value {
+                            last = Some((v, decoded.clone()));
+                        }
+                        decoded
+                    }
+                };
             }
             match kv.iter().find(|(k, _)| k == key) {
                 None => kv.push((key.to_vec(), value.map(<[u8]>::to_vec))),
@@ -438,6 +453,7 @@ pub(super) fn merge_key_values(
             }
         }
         arrow_schemas.push(own);
+        stored.push(raw);
     }
     // ARROW:schema: the Arrow schemas must agree on the fields they share. The first one is
     // kept, so another may differ only where the kept type reads the other input's stored
@@ -447,7 +463,11 @@ pub(super) fn merge_key_values(
         .enumerate()
         .find_map(|(i, s)| s.as_ref().map(|s| (i, s)));
     if let Some((kept_at, kept)) = kept {
-        for (input, s) in inputs.iter().zip(&arrow_schemas) {
+        for ((input, s), raw) in inputs.iter().zip(&arrow_schemas).zip(&stored) {
+            if raw.is_some() && *raw == stored[kept_at] {
+                // The kept schema's own bytes: the same fields, read alike.
+                continue;
+            }
             // An input without an ARROW:schema reads its fields as its Parquet schema says,
             // and the kept one would apply to its values all the same.
             let read = match s {

@@ -286,7 +286,7 @@ fn compact_partition(
         opts.progress = Some(bar.callback());
         let out = output_name(&plan.dir, stamp, *k);
         *k += 1;
-        let r = merge_into(&inputs, &out, opts, true)?;
+        let r = merge_into(inputs, &out, opts, true)?;
         outputs.push((out, group.clone(), r));
     }
     sync_dir(&plan.dir)?;

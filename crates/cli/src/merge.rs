@@ -109,9 +109,9 @@ pub fn open_inputs(paths: &[PathBuf]) -> Result<Vec<(String, File, Bytes)>> {
 }
 
 /// Merges the opened `inputs` into `output` (atomically; synced to disk before the rename
-/// when `sync`) with `opts`.
+/// when `sync`) with `opts`. The inputs are closed (unmapped) while the output is synced.
 pub fn merge_into(
-    inputs: &[(String, File, Bytes)],
+    inputs: Vec<(String, File, Bytes)>,
     output: &Path,
     opts: &MergeOptions,
     sync: bool,
@@ -128,7 +128,19 @@ pub fn merge_into(
     let mut sink = FileSink::new(out.file()?).syncing_ahead(sync)?;
     let report = merge(&list, &mut sink, opts).with_context(|| out.label().to_string())?;
     sink.into_file()?;
-    out.commit_with(sync)?;
+    drop(list);
+    // Unmapping the inputs (1,000 small files: 15 ms on the project's machine) overlaps the
+    // sync, which waits for the disk: on a thread of its own where one can be had (if not,
+    // they are unmapped here, as the failed spawn drops them).
+    let unmapping = std::thread::Builder::new()
+        .name("quiver-unmap".into())
+        .spawn(move || drop(inputs));
+    let committed = out.commit_with(sync);
+    if let Ok(t) = unmapping {
+        // Dropping maps does not panic; were it to, the maps would only stay to the exit.
+        let _ = t.join();
+    }
+    committed?;
     Ok(report)
 }
 
@@ -199,7 +211,7 @@ pub fn run(a: &MergeArgs, quiet: bool) -> Result<ExitCode> {
     let mut opts = options(&a.merge)?;
     let bar = progress_bar(quiet || a.merge.json, "merging");
     opts.progress = Some(bar.callback());
-    let report = merge_into(&inputs, &a.output, &opts, !a.no_sync);
+    let report = merge_into(inputs, &a.output, &opts, !a.no_sync);
     bar.clear();
     let report = report?;
     let seconds = start.elapsed().as_secs_f64();

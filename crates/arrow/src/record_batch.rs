@@ -162,8 +162,7 @@ impl RecordBatch {
             self.columns,
             None,
         )
-        // ok: a record batch is a valid struct.
-        .expect("a record batch is a valid struct")
+        .expect("a record batch is a valid struct") // ok: a record batch is a valid struct.
     }
     /// A batch from a struct array's children (its validity is dropped).
     pub fn from_struct(s: &StructArray) -> Self {

@@ -152,8 +152,7 @@ fn line_endings(bytes: &[u8]) -> String {
         .collect();
     match used.len() {
         0 => "none (a single line)".into(),
-        // ok: `used` holds exactly the kinds with n > 0
-        1 => kinds.iter().find(|(_, n)| *n > 0).unwrap().0.to_string(),
+        1 => kinds.iter().find(|(_, n)| *n > 0).unwrap().0.to_string(), // ok: `used` holds exactly the kinds with n > 0
         _ => format!("mixed ({})", used.join(", ")),
     }
 }

@@ -54,21 +54,15 @@ fn map_children(entries: &Field) -> Vec<FieldRef> {
 fn with_children(dt: &DataType, children: &[FieldRef]) -> DataType {
     let mut it = children.iter().cloned();
     match dt {
-        // ok: one child.
-        DataType::List(_) => DataType::List(it.next().expect("one child")),
-        // ok: one child.
-        DataType::LargeList(_) => DataType::LargeList(it.next().expect("one child")),
-        // ok: one child.
-        DataType::ListView(_) => DataType::ListView(it.next().expect("one child")),
-        // ok: one child.
-        DataType::LargeListView(_) => DataType::LargeListView(it.next().expect("one child")),
-        // ok: one child.
-        DataType::FixedSizeList(_, n) => DataType::FixedSizeList(it.next().expect("one child"), *n),
+        DataType::List(_) => DataType::List(it.next().expect("one child")), // ok: one child.
+        DataType::LargeList(_) => DataType::LargeList(it.next().expect("one child")), // ok: one child.
+        DataType::ListView(_) => DataType::ListView(it.next().expect("one child")), // ok: one child.
+        DataType::LargeListView(_) => DataType::LargeListView(it.next().expect("one child")), // ok: one child.
+        DataType::FixedSizeList(_, n) => DataType::FixedSizeList(it.next().expect("one child"), *n), // ok: one child.
         DataType::Struct(_) => DataType::Struct(children.to_vec().into()),
         DataType::Union(u, mode) => DataType::Union(
             quiver_arrow::UnionFields::try_new(u.type_ids().to_vec(), children.to_vec())
-                // ok: same ids.
-                .expect("same ids"),
+                .expect("same ids"), // ok: same ids.
             *mode,
         ),
         other => other.clone(),

@@ -50,14 +50,12 @@ pub fn parse_prefix(buf: &[u8]) -> Result<Option<Prefix>> {
     let Some(first) = buf.get(..4) else {
         return Ok(None);
     };
-    // ok: `get(..4)` is 4 bytes
-    let first = u32::from_le_bytes(first.try_into().expect("4 bytes"));
+    let first = u32::from_le_bytes(first.try_into().expect("4 bytes")); // ok: `get(..4)` is 4 bytes
     let (prefix_len, len) = if first == CONTINUATION {
         let Some(len) = buf.get(4..8) else {
             return Ok(None);
         };
-        // ok: `get(4..8)` is 4 bytes
-        (8, i32::from_le_bytes(len.try_into().expect("4 bytes")))
+        (8, i32::from_le_bytes(len.try_into().expect("4 bytes"))) // ok: `get(4..8)` is 4 bytes
     } else {
         (4, first as i32)
     };
@@ -281,8 +279,8 @@ pub fn read_message<R: Read>(r: &mut R) -> Result<Option<Message>> {
              (ARROW1) does: read it as an IPC file, not a stream",
         ));
     }
-    // ok: `head[..4]` is 4 bytes
-    if u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) == CONTINUATION {
+    let first = u32::from_le_bytes(head[..4].try_into().expect("4 bytes")); // ok: `head[..4]` is 4 bytes
+    if first == CONTINUATION {
         let got = read_up_to(r, &mut head[4..8])?;
         if got == 0 {
             return Ok(None); // a bare continuation marker at the very end: treat as end

@@ -85,8 +85,7 @@ impl<O: Offset> GenericBinaryArray<O> {
         for v in iter {
             validity.push(v.is_some());
             values.extend_from_slice(v.unwrap_or(&[]));
-            // ok: a documented panic of this in-memory constructor (like `Vec` on overflow), not a data path
-            offsets.push(O::from_usize(values.len()).expect("values exceed the offset type"));
+            offsets.push(O::from_usize(values.len()).expect("values exceed the offset type")); // ok: a documented panic of this in-memory constructor (like `Vec` on overflow), not a data path
         }
         // SAFETY: offsets start at 0 and are pushed in increasing order of `values.len()`.
         let offsets = unsafe { OffsetBuffer::new_unchecked(offsets.into()) };

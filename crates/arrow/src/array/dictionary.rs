@@ -91,8 +91,7 @@ impl DictionaryArray {
                 Some(_) => (0..values.len()).any(bad),
             };
             if any {
-                // ok: found above.
-                let i = (0..values.len()).find(|&i| bad(i)).expect("found above");
+                let i = (0..values.len()).find(|&i| bad(i)).expect("found above"); // ok: found above.
                 return Err(Error::oos(format!(
                     "dictionary key {i} is {} but the dictionary has {n} values",
                     values[i]

@@ -334,8 +334,7 @@ impl Array {
             }
         }
         let mut it = children.into_iter();
-        // ok: the number of children was checked above; only arrays with children take one.
-        let mut one = || it.next().expect("one child per child checked above");
+        let mut one = || it.next().expect("one child per child checked above"); // ok: the number of children was checked above; only arrays with children take one.
         let v = |b: Option<&Bitmap>| b.cloned();
         Ok(match self {
             Array::List(l) => Array::from(ListArray::try_new(

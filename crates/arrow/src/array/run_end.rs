@@ -170,8 +170,7 @@ impl RunEndArray {
             }
             let bad = r.windows(2).fold(false, |acc, w| acc | (w[1] <= w[0]));
             if bad {
-                // ok: found above.
-                let j = r.windows(2).position(|w| w[1] <= w[0]).expect("found above") + 1;
+                let j = r.windows(2).position(|w| w[1] <= w[0]).expect("found above") + 1; // ok: found above.
                 return Err(Error::oos(format!(
                     "run end {j} is {} after {}; run ends must strictly increase",
                     r[j],

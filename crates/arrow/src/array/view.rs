@@ -115,8 +115,7 @@ impl BinaryViewArray {
             views.push(if v.len() <= View::MAX_INLINE {
                 View::inline(v)
             } else {
-                // ok: a documented panic of this in-memory constructor, not a data path
-                let len = i32::try_from(v.len()).expect("a view value over i32::MAX bytes");
+                let len = i32::try_from(v.len()).expect("a view value over i32::MAX bytes"); // ok: a documented panic of this in-memory constructor, not a data path
                 if data.len() + v.len() > u32::MAX as usize {
                     full.push(std::mem::take(&mut data).into());
                 }

@@ -271,8 +271,7 @@ impl<'a> BitChunks<'a> {
     #[inline]
     fn load(&self, byte: usize) -> u64 {
         match self.bytes.get(byte..byte + 8) {
-            // ok: `s` is the 8-byte range byte..byte + 8.
-            Some(s) => u64::from_le_bytes(s.try_into().expect("8 bytes")),
+            Some(s) => u64::from_le_bytes(s.try_into().expect("8 bytes")), // ok: `s` is the 8-byte range byte..byte + 8.
             None => {
                 let mut buf = [0u8; 8];
                 let tail = self.bytes.get(byte..).unwrap_or(&[]);

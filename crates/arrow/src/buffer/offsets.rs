@@ -201,8 +201,7 @@ pub fn check_offsets<O: Offset>(offsets: &[O]) -> Result<()> {
         let i = offsets
             .windows(2)
             .position(|w| w[1] < w[0])
-            // ok: found above.
-            .expect("found above")
+            .expect("found above") // ok: found above.
             + 1;
         return Err(Error::oos(format!(
             "offsets decrease at index {i}: {} follows {}",

@@ -172,8 +172,7 @@ impl<O: Offset> GenericBinaryBuilder<O> {
     pub fn finish(&mut self) -> GenericBinaryArray<O> {
         let (offsets, values, validity) = self.finish_parts();
         GenericBinaryArray::try_new(offsets, values, validity)
-            // ok: the builder's offsets end at its values length.
-            .expect("the builder's offsets end at its values length")
+            .expect("the builder's offsets end at its values length") // ok: the builder's offsets end at its values length.
     }
 }
 
@@ -306,8 +305,7 @@ impl<O: Offset> GenericStringBuilder<O> {
         // SAFETY: every value was appended as a `&str`, so the values are a concatenation of
         // UTF-8 strings and every offset falls between two of them (a character boundary).
         unsafe { GenericStringArray::new_unchecked_utf8(offsets, values, validity) }
-            // ok: the builder's offsets end at its values length.
-            .expect("the builder's offsets end at its values length")
+            .expect("the builder's offsets end at its values length") // ok: the builder's offsets end at its values length.
     }
 }
 

@@ -94,8 +94,7 @@ impl BooleanBuilder {
     pub fn finish(&mut self) -> BooleanArray {
         let values = std::mem::take(&mut self.values).freeze();
         BooleanArray::try_new(values, self.validity.finish())
-            // ok: the builder's validity covers its values.
-            .expect("the builder's validity covers its values")
+            .expect("the builder's validity covers its values") // ok: the builder's validity covers its values.
     }
 }
 

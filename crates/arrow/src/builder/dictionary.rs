@@ -334,8 +334,7 @@ impl DictionaryBuilder {
         // Keys were checked against the dictionary length when appended, so the O(n) key
         // check of `try_new` is skipped.
         DictionaryArray::try_new_deferred(keys, values, self.ordered)
-            // ok: the keys are an integer array.
-            .expect("the keys are an integer array")
+            .expect("the keys are an integer array") // ok: the keys are an integer array.
     }
 }
 

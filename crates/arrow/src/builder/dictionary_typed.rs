@@ -137,8 +137,7 @@ impl<K: DictionaryKey, V: PrimitiveType> PrimitiveDictionaryBuilder<K, V> {
     /// An empty builder of values of `V`'s default type.
     pub fn new() -> Self {
         let inner = DictionaryBuilder::try_new(K::KEY_TYPE, V::default_data_type())
-            // ok: default primitive types are valid.
-            .expect("default primitive types are valid");
+            .expect("default primitive types are valid"); // ok: default primitive types are valid.
         Self::wrap(inner)
     }
 
@@ -214,8 +213,7 @@ macro_rules! byte_dictionary {
             /// An empty builder.
             pub fn new() -> Self {
                 let inner = DictionaryBuilder::try_new(K::KEY_TYPE, Self::value_type())
-                    // ok: binary and string types are valid.
-                    .expect("binary and string types are valid");
+                    .expect("binary and string types are valid"); // ok: binary and string types are valid.
                 $name { inner, _t: PhantomData }
             }
             /// A builder whose dictionary starts as a copy of `values` (see

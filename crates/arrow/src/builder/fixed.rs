@@ -112,8 +112,7 @@ impl FixedSizeBinaryBuilder {
         let values = Buffer::from(std::mem::take(&mut self.values));
         // The width came from an `i32` in `try_new`.
         FixedSizeBinaryArray::try_new(self.width as i32, len, values, self.validity.finish())
-            // ok: the builder holds width bytes per slot.
-            .expect("the builder holds width bytes per slot")
+            .expect("the builder holds width bytes per slot") // ok: the builder holds width bytes per slot.
     }
 }
 

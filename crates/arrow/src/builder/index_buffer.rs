@@ -9,8 +9,7 @@ use crate::error::{Error, Result};
 fn finish_as<T: PrimitiveType>(data: MutableBuffer, validity: Option<Bitmap>) -> Array {
     Array::from(
         PrimitiveArray::<T>::try_new(T::default_data_type(), Buffer::from(data), validity)
-            // ok: the validity covers the values.
-            .expect("the validity covers the values"),
+            .expect("the validity covers the values"), // ok: the validity covers the values.
     )
 }
 

@@ -241,8 +241,7 @@ impl<O: Offset, B: Builder> GenericListBuilder<O, B> {
         let values = self.values.finish_array();
         let offsets = self.offsets.finish();
         GenericListArray::try_new(field, offsets, values, self.validity.finish())
-            // ok: checked by check_finish.
-            .expect("checked by check_finish")
+            .expect("checked by check_finish") // ok: checked by check_finish.
     }
 }
 
@@ -416,8 +415,7 @@ impl<B: Builder> FixedSizeListBuilder<B> {
         let len = self.len();
         let values = self.values.finish_array();
         FixedSizeListArray::try_new(field, self.size, len, values, self.validity.finish())
-            // ok: checked by check_finish.
-            .expect("checked by check_finish")
+            .expect("checked by check_finish") // ok: checked by check_finish.
     }
 }
 

@@ -184,8 +184,7 @@ impl<O: Offset, B: Builder> GenericListViewBuilder<O, B> {
             values,
             self.validity.finish(),
         )
-        // ok: checked by check_finish.
-        .expect("checked by check_finish")
+        .expect("checked by check_finish") // ok: checked by check_finish.
     }
 }
 

@@ -148,8 +148,7 @@ impl<T: PrimitiveType> PrimitiveBuilder<T> {
         let values = Buffer::from(std::mem::take(&mut self.values));
         let validity = self.validity.finish();
         PrimitiveArray::try_new(self.data_type.clone(), values, validity)
-            // ok: the builder's type is stored as T and its validity covers its values.
-            .expect("the builder's type is stored as T and its validity covers its values")
+            .expect("the builder's type is stored as T and its validity covers its values") // ok: the builder's type is stored as T and its validity covers its values.
     }
 }
 

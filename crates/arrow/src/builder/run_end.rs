@@ -245,13 +245,11 @@ impl RunEndBuilder {
         // Run ends were pushed strictly increasing from positive lengths, so the O(runs)
         // check of `try_new` is skipped.
         let a = RunEndArray::try_new_deferred(run_ends, values, 0, len)
-            // ok: one value per run, run ends of an integer type.
-            .expect("one value per run, run ends of an integer type");
+            .expect("one value per run, run ends of an integer type"); // ok: one value per run, run ends of an integer type.
         match &self.fields {
             Some((r, v)) => a
                 .with_fields(r.clone(), v.clone())
-                // ok: fields checked by with_fields.
-                .expect("fields checked by with_fields"),
+                .expect("fields checked by with_fields"), // ok: fields checked by with_fields.
             None => a,
         }
     }

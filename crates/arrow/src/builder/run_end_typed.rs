@@ -118,8 +118,7 @@ impl<R: RunEndIndex, V: PrimitiveType> PrimitiveRunBuilder<R, V> {
     /// An empty builder of values of `V`'s default type.
     pub fn new() -> Self {
         let inner = RunEndBuilder::try_new(R::RUN_END_TYPE, V::default_data_type())
-            // ok: default primitive types are valid.
-            .expect("default primitive types are valid");
+            .expect("default primitive types are valid"); // ok: default primitive types are valid.
         PrimitiveRunBuilder {
             inner,
             _t: PhantomData,
@@ -186,8 +185,7 @@ macro_rules! byte_run {
                     (true, false) => DataType::LargeBinary,
                 };
                 let inner = RunEndBuilder::try_new(R::RUN_END_TYPE, value_type)
-                    // ok: binary and string types are valid.
-                    .expect("binary and string types are valid");
+                    .expect("binary and string types are valid"); // ok: binary and string types are valid.
                 $name { inner, _t: PhantomData }
             }
             /// Appends a value.

@@ -150,8 +150,7 @@ impl StructBuilder {
         let len = self.len();
         let children = self.children.iter_mut().map(|c| c.finish_array()).collect();
         StructArray::try_new(self.fields.clone(), len, children, self.validity.finish())
-            // ok: checked by check_finish.
-            .expect("checked by check_finish")
+            .expect("checked by check_finish") // ok: checked by check_finish.
     }
 }
 

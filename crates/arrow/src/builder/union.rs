@@ -180,8 +180,7 @@ impl UnionBuilder {
         // time (children checked to have exactly the recorded count), so the O(n) content
         // check of `try_new` is skipped.
         UnionArray::try_new_deferred(self.fields.clone(), self.mode, type_ids, offsets, children)
-            // ok: checked by check_finish.
-            .expect("checked by check_finish")
+            .expect("checked by check_finish") // ok: checked by check_finish.
     }
 
     fn expected_len(&self, child: usize) -> usize {

@@ -140,8 +140,7 @@ impl NullBufferBuilder {
         if self.bitmap.is_none() {
             self.create_bitmap();
         }
-        // ok: created above.
-        self.bitmap.as_mut().expect("created above")
+        self.bitmap.as_mut().expect("created above") // ok: created above.
     }
 
     /// Takes the bitmap (`None` when no null was appended) and resets the builder, in O(1).

@@ -24,8 +24,7 @@ fn finish_primitive<T: PrimitiveType>(
 ) -> Array {
     Array::from(
         PrimitiveArray::<T>::try_new(dt, Buffer::from(data), validity)
-            // ok: the store's type is stored as T and validated.
-            .expect("the store's type is stored as T and validated"),
+            .expect("the store's type is stored as T and validated"), // ok: the store's type is stored as T and validated.
     )
 }
 
@@ -289,15 +288,13 @@ impl FixedValues {
             FixedKind::Primitive(dt, finish) => finish(dt.clone(), data, validity),
             FixedKind::FixedSizeBinary(w) => Array::from(
                 FixedSizeBinaryArray::try_new(*w, len, Buffer::from(data), validity)
-                    // ok: the store holds width bytes per value.
-                    .expect("the store holds width bytes per value"),
+                    .expect("the store holds width bytes per value"), // ok: the store holds width bytes per value.
             ),
             FixedKind::Boolean => {
                 let mut bits = MutableBitmap::with_capacity(len);
                 bits.extend(data.as_slice().iter().map(|&b| b != 0));
                 Array::from(
-                    // ok: one bit per value.
-                    BooleanArray::try_new(bits.freeze(), validity).expect("one bit per value"),
+                    BooleanArray::try_new(bits.freeze(), validity).expect("one bit per value"), // ok: one bit per value.
                 )
             }
         }

@@ -179,8 +179,7 @@ where
     Array: From<GenericBinaryArray<O>>,
 {
     let a = GenericBinaryArray::<O>::try_new(offsets_of(offsets), values, validity);
-    // ok: offsets end at the data length.
-    Array::from(a.expect("offsets end at the data length"))
+    Array::from(a.expect("offsets end at the data length")) // ok: offsets end at the data length.
 }
 
 fn string_array<O: Offset>(
@@ -196,8 +195,7 @@ where
     let a = unsafe {
         GenericStringArray::<O>::new_unchecked_utf8(offsets_of(offsets), values, validity)
     };
-    // ok: offsets end at the data length.
-    Array::from(a.expect("offsets end at the data length"))
+    Array::from(a.expect("offsets end at the data length")) // ok: offsets end at the data length.
 }
 
 /// Copies variable-size values into a view array (views are only built on finish).
@@ -224,8 +222,7 @@ fn to_views(
     // SAFETY: the values were UTF-8 (see `string_array`) and the views come from a builder
     // that keeps them in bounds of its data buffers.
     let strings = unsafe { StringViewArray::new_unchecked(views, buffers, validity) };
-    // ok: validity covers the views.
-    Array::from(strings.expect("validity covers the views"))
+    Array::from(strings.expect("validity covers the views")) // ok: validity covers the views.
 }
 
 #[cfg(test)]

@@ -341,8 +341,7 @@ impl BinaryViewBuilder {
     pub fn finish(&mut self) -> BinaryViewArray {
         let (views, buffers, validity) = self.core.finish();
         BinaryViewArray::try_new_deferred(views, buffers, validity)
-            // ok: the builder's validity covers its views.
-            .expect("the builder's validity covers its views")
+            .expect("the builder's validity covers its views") // ok: the builder's validity covers its views.
     }
 }
 
@@ -356,8 +355,7 @@ impl StringViewBuilder {
         // UTF-8 (the whole block once, then the value's ends as character boundaries); so
         // every view is in bounds and every value UTF-8.
         unsafe { StringViewArray::new_unchecked(views, buffers, validity) }
-            // ok: the builder's validity covers its views.
-            .expect("the builder's validity covers its views")
+            .expect("the builder's validity covers its views") // ok: the builder's validity covers its views.
     }
 }
 

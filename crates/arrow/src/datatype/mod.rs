@@ -196,8 +196,7 @@ impl UnionFields {
     pub fn with_default_ids(fields: impl Into<Fields>) -> Self {
         let fields: Fields = fields.into();
         let ids: Vec<i8> = (0..fields.len() as i8).collect();
-        // ok: default ids are valid.
-        Self::try_new(ids, fields).expect("default ids are valid")
+        Self::try_new(ids, fields).expect("default ids are valid") // ok: default ids are valid.
     }
     /// The type ids, parallel to [`UnionFields::fields`].
     pub fn type_ids(&self) -> &[i8] {

@@ -152,8 +152,7 @@ fn parse_header(src: &[u8]) -> Result<Option<Header>> {
         let bytes = src
             .get(6..14)
             .ok_or_else(|| Error::oos("LZ4 frame header is cut off inside its content size"))?;
-        // ok: `get(6..14)` is 8 bytes
-        content_size = Some(u64::from_le_bytes(bytes.try_into().expect("8 bytes")));
+        content_size = Some(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))); // ok: `get(6..14)` is 8 bytes
         end = 14;
     }
     let Some(&checksum) = src.get(end) else {
@@ -176,8 +175,7 @@ fn parse_header(src: &[u8]) -> Result<Option<Header>> {
 
 fn read_u32(src: &[u8], at: usize, what: &str) -> Result<u32> {
     src.get(at..at + 4)
-        // ok: `get(at..at + 4)` is 4 bytes
-        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))) // ok: `get(at..at + 4)` is 4 bytes
         .ok_or_else(|| Error::oos(format!("LZ4 frame is cut off before its {what}")))
 }
 

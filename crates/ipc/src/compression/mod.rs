@@ -61,8 +61,7 @@ pub fn decompress_buffer(codec: Codec, raw: &Bytes, max_len: usize) -> Result<By
             raw.len()
         )));
     };
-    // ok: `get(..8)` is 8 bytes
-    let declared = i64::from_le_bytes(prefix.try_into().expect("8 bytes"));
+    let declared = i64::from_le_bytes(prefix.try_into().expect("8 bytes")); // ok: `get(..8)` is 8 bytes
     if declared == -1 {
         return Ok(raw.slice(8..));
     }

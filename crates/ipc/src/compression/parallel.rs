@@ -66,8 +66,7 @@ pub(crate) fn compress_buffers(
     for (i, data) in buffers.iter().enumerate() {
         let mut parts = Vec::new();
         while pieces.next_if(|p| p.buffer == i).is_some() {
-            // ok: one result per piece.
-            parts.push(results.next().expect("one result per piece"));
+            parts.push(results.next().expect("one result per piece")); // ok: one result per piece.
         }
         out.push(match codec {
             _ if data.is_empty() => Vec::new(),

@@ -97,8 +97,7 @@ fn footer_range(bytes: &[u8]) -> Result<Range<usize>> {
         return Err(Error::oos("the file does not end with ARROW1"));
     }
     let tail = &bytes[n - TAIL..n - MAGIC.len()];
-    // ok: the range is TAIL - MAGIC.len() = 4 bytes.
-    let len = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+    let len = i32::from_le_bytes(tail.try_into().expect("4 bytes")); // ok: the range is TAIL - MAGIC.len() = 4 bytes.
     match usize::try_from(len) {
         Ok(len) if len <= n - HEAD - TAIL => Ok(n - TAIL - len..n - TAIL),
         _ => Err(Error::oos(format!(

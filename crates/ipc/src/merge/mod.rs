@@ -191,8 +191,7 @@ pub fn merge<W: Write>(
         opened.push(Input::open(input, options).map_err(|e| e.context(name(&input.name)))?);
     }
     let mut report = IpcMergeReport::default();
-    // ok: `inputs` is not empty (checked above), and each opened input was pushed
-    let (first, rest) = opened.split_first_mut().expect("at least one input");
+    let (first, rest) = opened.split_first_mut().expect("at least one input"); // ok: `inputs` is not empty (checked above), and each opened input was pushed
     for input in rest {
         input.ids = schema::check_same(&first.schema, &input.schema)
             .map_err(|e| e.context(name(input.name)))?;

@@ -140,8 +140,7 @@ fn stored(index: usize, raw: &[u8]) -> Result<Stored> {
             raw.len()
         )));
     };
-    // ok: `prefix` is the 8 bytes split off above.
-    let declared = i64::from_le_bytes(prefix.try_into().expect("8 bytes"));
+    let declared = i64::from_le_bytes(prefix.try_into().expect("8 bytes")); // ok: `prefix` is the 8 bytes split off above.
     match declared {
         -1 => Ok(Stored::Raw),
         d => usize::try_from(d).map(Stored::Compressed).map_err(|_| {

@@ -238,8 +238,7 @@ impl<S: FileSource> FileReader<S> {
         let message = read_block(&mut self.source, block, MessageKind::RecordBatch)
             .map_err(ctx)?
             .message;
-        // ok: loaded above.
-        let dictionaries = self.dictionaries.as_ref().expect("loaded above");
+        let dictionaries = self.dictionaries.as_ref().expect("loaded above"); // ok: loaded above.
         let batch = decode_record_batch(&message, &self.schema, dictionaries, &self.options);
         Ok((batch.map_err(ctx)?, message.custom_metadata()))
     }
@@ -247,8 +246,7 @@ impl<S: FileSource> FileReader<S> {
     /// The dictionaries (read on first use).
     pub fn dictionaries(&mut self) -> Result<&DictionaryTable> {
         self.load_dictionaries()?;
-        // ok: loaded above.
-        Ok(self.dictionaries.as_ref().expect("loaded above"))
+        Ok(self.dictionaries.as_ref().expect("loaded above")) // ok: loaded above.
     }
 
     fn load_dictionaries(&mut self) -> Result<()> {
@@ -330,8 +328,7 @@ fn footer_start<S: FileSource>(source: &mut S, size: u64) -> Result<u64> {
     if &tail[4..] != MAGIC {
         return Err(Error::oos("the file does not end with ARROW1"));
     }
-    // ok: `tail[..4]` is 4 bytes of the TAIL-byte read.
-    let len = i32::from_le_bytes(tail[..4].try_into().expect("4 bytes"));
+    let len = i32::from_le_bytes(tail[..4].try_into().expect("4 bytes")); // ok: `tail[..4]` is 4 bytes of the TAIL-byte read.
     match u64::try_from(len) {
         Ok(len) if len <= size - (HEAD + TAIL) as u64 => Ok(size - TAIL as u64 - len),
         _ => Err(Error::oos(format!(

@@ -211,8 +211,7 @@ fn type_to_fb<'b>(
         D::Null => (fb::Type::Null, empty_table!(fbb, Null, NullArgs)),
         D::Boolean => (fb::Type::Bool, empty_table!(fbb, Bool, BoolArgs)),
         D::Int8 | D::Int16 | D::Int32 | D::Int64 | D::UInt8 | D::UInt16 | D::UInt32 | D::UInt64 => {
-            // ok: matched integer types.
-            let t = IntegerType::try_from_data_type(dt).expect("matched integer types");
+            let t = IntegerType::try_from_data_type(dt).expect("matched integer types"); // ok: matched integer types.
             (fb::Type::Int, int_to_fb(fbb, t).as_union_value())
         }
         D::Float16 | D::Float32 | D::Float64 => {

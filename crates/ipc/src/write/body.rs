@@ -62,8 +62,7 @@ impl EncodedBatch {
     /// Lays out `raw`: compresses each buffer when asked, pads each to the alignment.
     pub(crate) fn layout(raw: RawBatch, options: &WriteOptions) -> Result<Self> {
         let mut stored = compress_messages(std::slice::from_ref(&raw), options, || ())?;
-        // ok: one message in, one out.
-        let stored = stored.pop().expect("one message in, one out");
+        let stored = stored.pop().expect("one message in, one out"); // ok: one message in, one out.
         Ok(Self::assemble(raw, stored, options))
     }
 

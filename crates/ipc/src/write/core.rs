@@ -306,8 +306,7 @@ impl<W: Write> Core<W> {
         }
         let (raw, stored) = messages
             .next()
-            // ok: the record batch's buffers come last.
-            .expect("the record batch's buffers come last");
+            .expect("the record batch's buffers come last"); // ok: the record batch's buffers come last.
         let e = EncodedBatch::assemble(raw, stored, &self.options);
         let m = e.record_batch_message(metadata)?;
         self.tracker.commit(plan);

@@ -72,13 +72,11 @@ impl PreallocatedFile {
     /// Releases the space reserved beyond what was written and returns the file.
     pub fn finish(mut self) -> io::Result<File> {
         self.release()?;
-        // ok: present until finished.
-        Ok(self.file.take().expect("present until finished"))
+        Ok(self.file.take().expect("present until finished")) // ok: present until finished.
     }
 
     fn file(&mut self) -> &mut File {
-        // ok: present until finished.
-        self.file.as_mut().expect("present until finished")
+        self.file.as_mut().expect("present until finished") // ok: present until finished.
     }
 
     /// Truncating to the current size frees blocks reserved past the end of the file.

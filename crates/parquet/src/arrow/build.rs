@@ -261,8 +261,7 @@ pub fn build(plan: &Plan, field: &Field, columns: &mut [Option<Column>]) -> Resu
 /// offset past `i32::MAX` is an overflow error.
 fn narrow_offsets(offsets: &[i64]) -> Result<OffsetBuffer<i32>> {
     check_offsets(offsets)?;
-    // ok: `check_offsets` found at least one offset.
-    let last = *offsets.last().expect("checked non-empty");
+    let last = *offsets.last().expect("checked non-empty"); // ok: `check_offsets` found at least one offset.
     if last > i32::MAX as i64 {
         return Err(Error::overflow(format!(
             "offsets up to {last} overflow 32-bit offsets"

@@ -397,13 +397,11 @@ fn float16(array: &Array) -> Result<Array> {
 fn all_null_i32(len: usize) -> Array {
     let values = Buffer::from(MutableBuffer::zeroed(len * 4));
     let bits = MutableBuffer::zeroed(len.div_ceil(8)).freeze();
-    // ok: `len.div_ceil(8)` bytes hold `len` bits.
-    let validity = Bitmap::try_new_with_unset(bits, 0, len, len).expect("enough bytes");
+    let validity = Bitmap::try_new_with_unset(bits, 0, len, len).expect("enough bytes"); // ok: `len.div_ceil(8)` bytes hold `len` bits.
     Array::I32(
         PrimitiveArray::new(values)
             .with_validity(Some(validity))
-            // ok: values and validity both have `len` slots.
-            .expect("lengths agree"),
+            .expect("lengths agree"), // ok: values and validity both have `len` slots.
     )
 }
 

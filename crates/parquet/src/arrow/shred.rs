@@ -243,8 +243,7 @@ impl Builder<'_> {
             .filter(|n| matches!(n.kind, Kind::List(_)))
             .count() as i16;
         let max_def = max_rep + self.path.iter().filter(|n| n.nullable).count() as i16;
-        // ok: the leaf was pushed.
-        let leaf = self.path.last().expect("the leaf was pushed");
+        let leaf = self.path.last().expect("the leaf was pushed"); // ok: the leaf was pushed.
         if self.path.len() == 1 && flat {
             if !leaf.nullable && leaf.validity.is_some() {
                 return Err(non_nullable(&leaf.name));

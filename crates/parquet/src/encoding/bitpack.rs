@@ -121,8 +121,7 @@ fn unpack_group32<const W: usize>(g: &[u8; WINDOW], out: &mut [u32]) {
     for (j, o) in out.iter_mut().enumerate().take(8) {
         let bit = j * W;
         let byte = bit / 8;
-        // ok: `byte + 8 <= 28 + 8 < WINDOW` for W <= 32.
-        let word = u64::from_le_bytes(g[byte..byte + 8].try_into().unwrap());
+        let word = u64::from_le_bytes(g[byte..byte + 8].try_into().unwrap()); // ok: `byte + 8 <= 28 + 8 < WINDOW` for W <= 32.
         *o = (word >> (bit % 8)) as u32 & mask;
     }
 }
@@ -134,12 +133,10 @@ fn unpack_group64<const W: usize>(g: &[u8; WINDOW], out: &mut [u64]) {
         let bit = j * W;
         let byte = bit / 8;
         *o = if W <= 56 {
-            // ok: `byte + 8 <= 49 + 8 < WINDOW`; a shift of at most 7 leaves 56 bits.
-            let word = u64::from_le_bytes(g[byte..byte + 8].try_into().unwrap());
+            let word = u64::from_le_bytes(g[byte..byte + 8].try_into().unwrap()); // ok: `byte + 8 <= 49 + 8 < WINDOW`; a shift of at most 7 leaves 56 bits.
             (word >> (bit % 8)) & mask
         } else {
-            // ok: `byte + 16 <= 56 + 16 == WINDOW`.
-            let word = u128::from_le_bytes(g[byte..byte + 16].try_into().unwrap());
+            let word = u128::from_le_bytes(g[byte..byte + 16].try_into().unwrap()); // ok: `byte + 16 <= 56 + 16 == WINDOW`.
             (word >> (bit % 8)) as u64 & mask
         };
     }

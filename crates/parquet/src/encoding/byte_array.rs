@@ -111,8 +111,7 @@ impl<O: Offset> ByteArraySink for OffsetsSink<O> {
         self.offsets
             .extend_from_exact_iter(lengths.iter().map(|&l| {
                 at += l as usize;
-                // ok: every end is at most `base + data.len()`, checked above to fit `O`.
-                O::from_usize(at).unwrap()
+                O::from_usize(at).unwrap() // ok: every end is at most `base + data.len()`, checked above to fit `O`.
             }));
         Ok(())
     }

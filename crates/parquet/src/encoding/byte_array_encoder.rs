@@ -65,8 +65,7 @@ pub fn encode_delta_byte_array(values: &[&[u8]], out: &mut Vec<u8>) {
 }
 
 fn length(v: &[u8]) -> i32 {
-    // ok: the writer rejects longer values first (`arrow::physical::check_byte_array_lengths`).
-    i32::try_from(v.len()).expect("a byte array longer than i32::MAX bytes")
+    i32::try_from(v.len()).expect("a byte array longer than i32::MAX bytes") // ok: the writer rejects longer values first (`arrow::physical::check_byte_array_lengths`).
 }
 
 /// The length of the longest common prefix of `a` and `b`, eight bytes at a time.
@@ -75,10 +74,8 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let (a, b) = (&a[..n], &b[..n]);
     let mut i = 0;
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        // ok: chunks_exact(8) yields 8-byte slices (x and y).
-        let x = u64::from_le_bytes(x.try_into().unwrap());
-        // ok: as x.
-        let y = u64::from_le_bytes(y.try_into().unwrap());
+        let x = u64::from_le_bytes(x.try_into().unwrap()); // ok: chunks_exact(8) yields 8-byte slices (x and y).
+        let y = u64::from_le_bytes(y.try_into().unwrap()); // ok: as x.
         if x != y {
             // The first differing byte is the lowest set byte of the difference.
             return i + ((x ^ y).trailing_zeros() / 8) as usize;

@@ -777,8 +777,7 @@ pub const MAX_ENTRIES: usize = i32::MAX as usize;
 fn index(len: usize) -> u32 {
     // The slots hold index + 1, so 2^32 - 1 entries are the most.
     let fits = u32::try_from(len).ok().filter(|&i| i < u32::MAX);
-    // ok: a documented panic of `intern`; quiver's writers stop at MAX_ENTRIES
-    fits.expect("a dictionary of 2^32 - 1 values or more")
+    fits.expect("a dictionary of 2^32 - 1 values or more") // ok: a documented panic of `intern`; quiver's writers stop at MAX_ENTRIES
 }
 
 #[cfg(test)]

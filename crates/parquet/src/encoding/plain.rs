@@ -136,8 +136,7 @@ pub fn encode_booleans(words: &[u64], offset: usize, len: usize, out: &mut Vec<u
 /// If a value is longer than `u32::MAX` bytes.
 pub fn encode_byte_arrays<'v>(values: impl IntoIterator<Item = &'v [u8]>, out: &mut Vec<u8>) {
     for v in values {
-        // ok: the writer rejects values past i32::MAX bytes first (documented panic otherwise).
-        let len = u32::try_from(v.len()).expect("a byte array longer than u32::MAX bytes");
+        let len = u32::try_from(v.len()).expect("a byte array longer than u32::MAX bytes"); // ok: the writer rejects values past i32::MAX bytes first (documented panic otherwise).
         out.reserve(4 + v.len());
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(v);

@@ -127,8 +127,7 @@ fn merge_object(
             Some(p) => &mut fields[p].1,
             None => {
                 fields.push((key.to_string(), Kind::Null));
-                // ok: pushed on the line above
-                &mut fields.last_mut().expect("just pushed").1
+                &mut fields.last_mut().expect("just pushed").1 // ok: pushed on the line above
             }
         };
         merge_value(slot, value).map_err(|c| c.at(format!(".{key}")))?;

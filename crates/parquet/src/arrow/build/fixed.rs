@@ -164,8 +164,7 @@ pub fn int96_value(unit: TimeUnit, b: &[u8; 12]) -> Option<i64> {
 /// unit's range is an error naming it, where other readers wrap around to another date.
 fn int96_values(unit: TimeUnit, data: &MutableBuffer) -> Result<MutableBuffer> {
     fn int96(b: &[u8]) -> &[u8; 12] {
-        // ok: `convert` and `chunks_exact` hand out 12-byte chunks.
-        b.try_into().expect("12 bytes")
+        b.try_into().expect("12 bytes") // ok: `convert` and `chunks_exact` hand out 12-byte chunks.
     }
     let mut fits = true;
     let out = convert(data, 12, |b| {
@@ -180,8 +179,7 @@ fn int96_values(unit: TimeUnit, data: &MutableBuffer) -> Result<MutableBuffer> {
         .as_slice()
         .chunks_exact(12)
         .find(|b| int96_value(unit, int96(b)).is_none())
-        // ok: `fits` is false only when some value did not fit.
-        .expect("a value out of range");
+        .expect("a value out of range"); // ok: `fits` is false only when some value did not fit.
     let day = i128::from(le_i32(&bad[8..12])) - JULIAN_UNIX_EPOCH;
     Err(Error::overflow(format!(
         "INT96 timestamp {day} days from 1970-01-01 (plus {} ns) is out of the range of \

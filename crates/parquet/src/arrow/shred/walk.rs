@@ -366,8 +366,7 @@ fn word(b: &Bitmap, pos: usize, m: usize) -> u64 {
     let (start, shift) = (bit / 8, bit % 8);
     let w = match bytes.get(start..start + 8) {
         Some(eight) => {
-            // ok: `eight` is an 8-byte range of the bytes.
-            let lo = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+            let lo = u64::from_le_bytes(eight.try_into().expect("8 bytes")); // ok: `eight` is an 8-byte range of the bytes.
             match bytes.get(start + 8) {
                 Some(&hi) if shift > 0 => (lo >> shift) | (u64::from(hi) << (64 - shift)),
                 _ => lo >> shift,

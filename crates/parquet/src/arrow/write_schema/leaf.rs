@@ -179,8 +179,7 @@ fn integer(t: &DataType) -> Annotation {
     let i = INTEGERS
         .iter()
         .find(|i| &i.arrow == t)
-        // ok: called for integer types only.
-        .expect("called for integer types only");
+        .expect("called for integer types only"); // ok: called for integer types only.
     let order = if i.is_signed {
         SortOrder::Signed
     } else {

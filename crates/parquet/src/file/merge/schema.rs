@@ -417,29 +417,22 @@ pub(super) fn merge_key_values(
     let mut kv: Vec<KeyValuePair> = Vec::new();
     let mut conflicts = Vec::new();
     let mut arrow_schemas: Vec<Option<Schema>> = Vec::with_capacity(inputs.len());
-    // Each input's ARROW:schema as stored: inputs written alike store the same bytes, which
-    // are decoded once (the last distinct value and what it decoded to are kept).
+    // Each input's ARROW:schema as stored: inputs written alike store the same bytes, so a
+    // value the input before stored too is not decoded again.
     let mut stored: Vec<Option<&[u8]>> = Vec::with_capacity(inputs.len());
-    let mut last: Option<(&[u8], Option<Schema>)> = None;
     for input in inputs {
         let mut own = None;
         let mut raw = None;
         for KeyValue { key, value } in input.meta.file().key_value_metadata.iter().flatten() {
             if *key == ARROW_SCHEMA_KEY.as_bytes() {
                 raw = *value;
-                own = match (value, &last) {
-                    (Some(v), Some((l, decoded))) if v == l => decoded.clone(),
-                    _ => {
-                        let decoded = value
-                            .map(crate::arrow::restore::decode_arrow_schema)
-                            .transpose()
-                            .ok()
-                            .flatten();
-                        if let Some(v) = value {
-                            last = Some((v, decoded.clone()));
-                        }
-                        decoded
-                    }
+                own = match (value, stored.last(), arrow_schemas.last()) {
+                    (Some(v), Some(Some(before)), Some(decoded)) if v == before => decoded.clone(),
+                    _ => value
+                        .map(crate::arrow::restore::decode_arrow_schema)
+                        .transpose()
+                        .ok()
+                        .flatten(),
                 };
             }
             match kv.iter().find(|(k, _)| k == key) {

@@ -237,6 +237,29 @@ def pyarrow_cases():
                         "dict-large: a dictionary page of 400 KiB-1 MiB")
         finish("dict-large", dictionary_page_limit=1 << 20, target_rows=15000,
                about="3 string dictionaries of ~490 KiB: merged they pass 1 MiB")
+    if wanted("dict-large-repeats"):
+        # As dict-large, but each file repeats a few of its values (about 1 in 60, none in
+        # the first file, some at the very end) among nulls: the pages of the files after the
+        # one whose dictionary passes the merged dictionary's limit are made PLAIN from their
+        # dictionary page's Snappy stream with the repeats inserted (codec::snappy::gather),
+        # not compressed again.
+        for i in range(5):
+            rng = random.Random(60 + i)
+            vals = [f"f{i}-{j:06}-" + "y" * (60 + j % 40) for j in range(5000)]
+            if i > 0:
+                for j in rng.sample(range(1, 5000), 80):
+                    vals[j] = vals[rng.randrange(j)]
+                vals[-1] = vals[0]
+            vals = [None if rng.random() < 0.05 else v for v in vals]
+            t = pa.table({"id": pa.array(range(i * 5000, (i + 1) * 5000), pa.int64()),
+                          "s": pa.array(vals, pa.string())})
+            pq.write_table(t, path("dict-large-repeats", i), row_group_size=5000)
+            present = [v for v in vals if v is not None]
+            require(i == 0 or 0 < len(present) - len(set(present)) <= len(present) // 32,
+                    "dict-large-repeats: a few repeated values")
+        finish("dict-large-repeats", dictionary_page_limit=1 << 20, target_rows=25000,
+               about="5 string dictionaries of ~400 KiB with a few repeats: merged they pass "
+                     "1 MiB")
     if wanted("nested"):
         for i in range(3):
             pq.write_table(nested_table(900, 30 + i, i * 900), path("nested", i),

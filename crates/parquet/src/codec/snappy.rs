@@ -251,6 +251,11 @@ pub fn start_with_literal(total: usize, bytes: &[u8], out: &mut Vec<u8>) {
         n >>= 7;
     }
     out.push(n as u8);
+    push_literal(bytes, out);
+}
+
+/// Appends a literal element holding `bytes` (nothing when empty; at most 4 GiB).
+fn push_literal(bytes: &[u8], out: &mut Vec<u8>) {
     if bytes.is_empty() {
         return;
     }
@@ -405,6 +410,7 @@ impl SnappyEncoder {
 }
 
 pub mod decode;
+pub mod gather;
 pub use decode::{decompress, decompress_len};
 
 #[cfg(test)]

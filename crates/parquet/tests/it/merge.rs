@@ -807,10 +807,98 @@ fn verbatim_merge_copies_each_file_in_one_call_and_sink_errors_come_back() {
     }
 }
 
+/// Snappy pages whose values repeat a few earlier ones (at most one in
+/// `codec::snappy::gather::GATHER_REPEATS`) are made PLAIN from their dictionary page's
+/// stream with the repeats inserted — at the start, the end, in runs, among nulls, far back —
+/// and pages with more repeats are compressed again; both read as the inputs.
+#[test]
+fn few_repeats_are_inserted_into_the_dictionary_stream() {
+    let n = 2000usize;
+    // Repeats per file. The second file's dictionary passes the limit (each holds about
+    // 65 KiB of strings, 16 KB of integers); the pages of the files after it come from their
+    // dictionary pages: 0 to 50 repeats among ~1,850 values are within one in 32, 200 not.
+    let repeats = [0usize, 0, 0, 1, 7, 40, 50, 200];
+    for (utf8, limit) in [(true, 100 << 10), (false, 20 << 10)] {
+        let t = if utf8 {
+            DataType::Utf8
+        } else {
+            DataType::Int64
+        };
+        let schema = Arc::new(Schema::new(vec![Field::new("v", t.clone(), true)]));
+        let opts = WriteOptions {
+            threads: ThreadPool::sequential(),
+            ..WriteOptions::default()
+        };
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % m as u64) as usize
+        };
+        let (mut files, mut batches) = (Vec::new(), Vec::new());
+        for (f, &k) in repeats.iter().enumerate() {
+            let mut v: Vec<usize> = (0..n).collect();
+            for r in 0..k {
+                // At the end, in a run of one value, right at the start, or anywhere.
+                let (at, from) = match r % 4 {
+                    0 => (n - 1 - r / 4, next(n - 1 - r / 4)),
+                    1 => (11 + r / 4, 10),
+                    2 => (1 + r / 4, 0),
+                    _ => {
+                        let at = 1 + next(n - 1);
+                        (at, next(at))
+                    }
+                };
+                v[at] = v[from];
+            }
+            // Nulls among them (a repeat that lands on one is gone).
+            let v: Vec<Option<usize>> = v
+                .into_iter()
+                .enumerate()
+                .map(|(j, x)| (j % 13 != 5).then_some(x))
+                .collect();
+            let array = if utf8 {
+                let text = |j: usize| format!("file {f} value {j:05} {}", "z".repeat(j % 23));
+                let s: Vec<Option<String>> = v.iter().map(|x| x.map(text)).collect();
+                Array::Utf8(StringArray::from_options(s.iter().map(|s| s.as_deref())))
+            } else {
+                let i: Vec<Option<i64>> = v
+                    .iter()
+                    .map(|x| x.map(|j| (f * n + j) as i64 * 104_729))
+                    .collect();
+                ints(&i)
+            };
+            let batch = int_batch(&schema, vec![array]);
+            files.push(write(&schema, std::slice::from_ref(&batch), &opts).unwrap());
+            batches.push(batch);
+        }
+        let refs: Vec<&[u8]> = files.iter().map(|f| &f[..]).collect();
+        let merge_opts = MergeOptions {
+            dictionary_limit: limit,
+            ..coalescing()
+        };
+        let (merged, report) = merge_bytes(&refs, &merge_opts).unwrap();
+        let what = format!("{t:?}");
+        assert_reads_as(&merged, &schema, &batches, &what);
+        // Files 3-7; the second file's own page and the last file's are rewritten the usual
+        // way.
+        let p = &report.pages;
+        assert_eq!(p.from_dictionary, 5, "{what}: {p:?}");
+        assert_eq!(p.reencoded, 7, "{what}: {p:?}");
+        // The CRCs written over the new pages hold (checked by default).
+        FileReader::try_new(&merged[..], ReadOptions::default())
+            .unwrap()
+            .read_all()
+            .unwrap();
+    }
+}
+
 /// Inputs whose string and integer values never repeat within a file: once the merged
 /// dictionary falls back, their pages are written PLAIN straight from their dictionary pages
-/// (Snappy and uncompressed chunks; other codecs and pages with a repeated value take the
-/// usual way). The output reads as the inputs concatenated either way.
+/// (Snappy and uncompressed chunks; a Snappy page with a repeated value too, the repeat
+/// inserted; other codecs take the usual way). The output reads as the inputs concatenated
+/// either way.
 #[test]
 fn unique_values_fall_back_to_plain_from_their_dictionary_pages() {
     let schema = Arc::new(Schema::new(vec![
@@ -818,10 +906,12 @@ fn unique_values_fall_back_to_plain_from_their_dictionary_pages() {
         Field::new("r", DataType::Utf8, false),
         Field::new("i", DataType::Int64, true),
     ]));
-    for (codec, spliced) in [
-        (Codec::Snappy, true),
-        (Codec::Uncompressed, true),
-        (Codec::Zstd, false),
+    // Pages made from their dictionary page: files 3-6, three columns each (12); but file
+    // 5's `r` repeats a value, which only Snappy pages insert (`codec::snappy::gather`).
+    for (codec, from_dictionary) in [
+        (Codec::Snappy, 12),
+        (Codec::Uncompressed, 11),
+        (Codec::Zstd, 0),
     ] {
         let mut opts = WriteOptions {
             threads: ThreadPool::sequential(),
@@ -836,7 +926,8 @@ fn unique_values_fall_back_to_plain_from_their_dictionary_pages() {
             let s: Vec<Option<String>> = (0..300).map(|k| (k % 7 != 3).then(|| text(k))).collect();
             let mut r: Vec<String> = (0..300).map(|k| format!("r{f}-{k}")).collect();
             if f == 4 {
-                // A repeated value: this file's pages cannot come from its dictionary page.
+                // A repeated value: this file's page is its dictionary page's values with one
+                // inserted.
                 r[10] = r[5].clone();
             }
             let i: Vec<Option<i64>> = (0..300)
@@ -864,13 +955,9 @@ fn unique_values_fall_back_to_plain_from_their_dictionary_pages() {
         let (merged, report) = merge_bytes(&refs, &merge_opts).unwrap();
         assert_reads_as(&merged, &schema, &batches, &format!("{codec}"));
         let p = &report.pages;
-        if spliced {
-            // Files 3-6, three columns each, but file 5's repeated `r` (4 + 4 + 3 pages).
-            assert_eq!(p.from_dictionary, 11, "{codec}: {p:?}");
-        } else {
-            assert_eq!(p.from_dictionary, 0, "{codec}: {p:?}");
-        }
-        assert!(p.reencoded >= p.from_dictionary + 4, "{codec}: {p:?}");
+        assert_eq!(p.from_dictionary, from_dictionary, "{codec}: {p:?}");
+        // And file 3's own pages, whose dictionary passed the limit, the usual way.
+        assert!(p.reencoded >= p.from_dictionary + 3, "{codec}: {p:?}");
         // The CRCs written over the new pages hold (checked by default).
         let r = FileReader::try_new(&merged[..], ReadOptions::default()).unwrap();
         assert_eq!(

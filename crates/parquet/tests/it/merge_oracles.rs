@@ -15,13 +15,14 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The cases Spark also reads (its JVM is slow to start and to read small files).
-const SPARK_CASES: [&str; 6] = [
+const SPARK_CASES: [&str; 7] = [
     "decimal-layouts",
     "writer-spark",
     "writers-mixed",
     "page-index",
     "nested",
     "dict-fallback",
+    "dict-large-repeats",
 ];
 
 fn cases(root: &Path) -> Vec<PathBuf> {

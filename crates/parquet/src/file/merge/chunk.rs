@@ -570,9 +570,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         // Parsed as the usual way would, and nothing after the values (they become the
         // page's values whole).
         let valid = |v: &[u8]| {
-            let end = entries(v, n, physical, width)?.last().map_or(0, |e| e.1);
-            match v.len() - end {
-                0 => Ok(()),
+            let e = entries(v, n, physical, width)?;
+            match v.len() - e.last().map_or(0, |e| e.1) {
+                0 => Ok(e),
                 after => Err(Error::oos(format!("{after} bytes follow the values"))),
             }
         };

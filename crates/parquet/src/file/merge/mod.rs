@@ -137,9 +137,9 @@ pub struct PageCounts {
     pub remapped: u64,
     /// Dictionary-encoded pages written PLAIN (the merged dictionary would pass the limit).
     pub reencoded: u64,
-    /// Of those, pages made from their dictionary page as it is stored, its values neither
-    /// decompressed nor compressed again (every value of the page distinct, in dictionary
-    /// order).
+    /// Of those, pages made from their dictionary page's stored bytes, nothing compressed
+    /// again: the page's values are the dictionary's in its order, every one distinct, or for
+    /// Snappy with a few earlier ones repeated ([`crate::codec::snappy::gather`]).
     pub from_dictionary: u64,
     /// Pages of nulls written for inputs that lack a column.
     pub nulls: u64,

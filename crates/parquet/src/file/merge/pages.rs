@@ -6,7 +6,8 @@
 
 use super::convert::{Conversion, Layout, Scratch as ConversionScratch, plain_values};
 use crate::bloom::Sbbf;
-use crate::codec::{Codec, Decompressor, snappy};
+use crate::codec::snappy::{self, gather};
+use crate::codec::{Codec, Decompressor};
 use crate::encoding::byte_array::{
     ByteArraySink, DeltaByteArrayScratch, delta_byte_array, delta_length,
 };
@@ -46,8 +47,10 @@ pub(super) struct Rewriter {
     /// The values section of a page whose values change.
     converted: Vec<u8>,
     levels: Vec<i16>,
-    /// A block of mapped indices.
+    /// A block of mapped indices, or a page's indices.
     mapped: Vec<u32>,
+    /// The Snappy elements of a page made from its dictionary's ([`snappy::gather::gather`]).
+    gathered: Vec<u8>,
     delta: DeltaByteArrayScratch,
     lengths: quiver_arrow::buffer::MutableBuffer,
     /// Write data pages v2 as v1 (a chunk would hold both kinds otherwise).
@@ -121,6 +124,17 @@ pub(super) struct MaxLevels {
     pub rep: i16,
 }
 
+/// What [`Rewriter::plain_from_dictionary`] makes a PLAIN page of: the data page's levels, the
+/// dictionary page as stored (its Snappy elements after the preamble in `stream`, or its
+/// bytes when uncompressed), its decompressed length and the codec.
+struct PlainParts<'p> {
+    levels: &'p [u8],
+    dictionary: &'p StoredPage<'p>,
+    stream: &'p [u8],
+    dict_len: usize,
+    codec: Codec,
+}
+
 fn level_encoding(e: Encoding) -> LevelEncoding {
     if e == Encoding::BIT_PACKED {
         LevelEncoding::BitPacked
@@ -140,6 +154,7 @@ impl Rewriter {
             converted: Vec::new(),
             levels: Vec::new(),
             mapped: Vec::new(),
+            gathered: Vec::new(),
             delta: DeltaByteArrayScratch::default(),
             lengths: quiver_arrow::buffer::MutableBuffer::new(),
             as_v1: false,
@@ -467,28 +482,33 @@ impl Rewriter {
     }
 
     /// Appends data page `page` (v1, stored with `codec`, its values dictionary indices)
-    /// written PLAIN straight from its piece's dictionary page `dictionary`, neither being
-    /// decompressed nor compressed again, when that is possible; `None` when not (the caller
-    /// then rewrites the page through the dictionary's values).
+    /// written PLAIN straight from its piece's dictionary page `dictionary`, without
+    /// compressing again, when that is possible; `None` when not (the caller then rewrites
+    /// the page through the dictionary's values).
     ///
-    /// It is possible when the page's indices are 0, 1, …, n − 1 for a dictionary of n
-    /// entries: every value distinct and in dictionary order, as writers that build
-    /// dictionaries in order of first appearance store the single page of a column whose
-    /// values do not repeat (comments, identifiers). The page's PLAIN values are then the
-    /// dictionary page's bytes, and the new page is its levels followed by them: for an
-    /// uncompressed chunk the two side by side, for Snappy a new preamble and a literal of the
-    /// levels before the dictionary stream's elements ([`snappy::start_with_literal`]). The
-    /// levels and indices are decompressed to check this, and the dictionary page is
-    /// decompressed and its values handed to `valid` (which checks them as the usual way
-    /// would parse them), so that a merge that succeeds still writes only pages that read;
-    /// nothing is compressed.
+    /// It is possible when the page's indices are in order of first appearance over the
+    /// whole dictionary — each the next entry not seen yet (0, 1, 2, … in turn) or one seen
+    /// before — as writers that build dictionaries in order of first appearance store a
+    /// column chunk in one page. The page's PLAIN values are then the dictionary page's bytes
+    /// with the repeated values inserted, and the new page is its levels followed by them:
+    /// - no repeats (every value distinct: comments, identifiers): for an uncompressed chunk
+    ///   the levels and the dictionary page side by side; for Snappy a new preamble and a
+    ///   literal of the levels before the dictionary stream's elements as stored
+    ///   ([`snappy::start_with_literal`]);
+    /// - a few repeats (at most one value in [`gather::GATHER_REPEATS`]), Snappy: the
+    ///   dictionary stream's elements rewritten with the repeats inserted ([`gather::gather`]).
+    ///
+    /// The levels and indices are decompressed to check this, and the dictionary page is
+    /// decompressed and its values handed to `entries` (which checks them as the usual way
+    /// would parse them and returns each value's byte range), so that a merge that succeeds
+    /// still writes only pages that read; nothing is compressed.
     pub(super) fn plain_from_dictionary(
         &mut self,
         page: &StoredPage<'_>,
         dictionary: &StoredPage<'_>,
         codec: Codec,
         max: MaxLevels,
-        valid: impl Fn(&[u8]) -> Result<()>,
+        entries: impl Fn(&[u8]) -> Result<Vec<(usize, usize)>>,
         out: &mut Vec<u8>,
     ) -> Result<Option<WrittenPage>> {
         let h = &page.header;
@@ -506,7 +526,7 @@ impl Rewriter {
         {
             return Ok(None);
         }
-        let entries = size(dh.num_values)?;
+        let n = size(dh.num_values)?;
         let dict_len = size(dictionary.header.uncompressed_page_size)?;
         let stream = match codec {
             Codec::Snappy => match snappy::split_preamble(dictionary.data) {
@@ -518,54 +538,127 @@ impl Rewriter {
         };
         let uncompressed = size(h.uncompressed_page_size)?;
         let mut scratch = std::mem::take(&mut self.scratch);
-        let r = self.unique_levels(page, d, codec, uncompressed, max, entries, &mut scratch);
-        let r = r.and_then(|levels| {
-            let Some(levels) = levels else {
-                return Ok(None);
-            };
-            let mut values = std::mem::take(&mut self.converted);
-            let checked = if codec == Codec::Uncompressed {
-                valid(dictionary.data)
-            } else {
-                values.clear();
-                values.resize(dict_len, 0);
-                self.decompressor
-                    .decompress(codec, dictionary.data, &mut values)
-                    .and_then(|()| valid(&values))
-            };
-            self.converted = values;
-            checked.map_err(|e| e.context("dictionary page"))?;
-            let total = levels
-                .len()
-                .checked_add(dict_len)
-                .filter(|&t| u32::try_from(t).is_ok())
-                .ok_or_else(|| Error::oos("a page of more than 4 GiB"))?;
-            let header = DataPageHeader {
-                encoding: Encoding::PLAIN,
-                ..d.clone()
-            };
-            let mut head = std::mem::take(&mut self.body);
-            head.clear();
-            let w = if codec == Codec::Snappy {
-                snappy::start_with_literal(total, levels, &mut head);
-                self.writer
-                    .data_v1_compressed(&header, &[&head, stream], total, out)
-            } else {
-                self.writer
-                    .data_v1_compressed(&header, &[levels, stream], total, out)
-            };
-            self.body = head;
-            w.map(Some)
+        let mut indices = std::mem::take(&mut self.mapped);
+        let found = self.first_appearance(
+            page,
+            d,
+            codec,
+            uncompressed,
+            max,
+            n,
+            &mut indices,
+            &mut scratch,
+        );
+        let few = |repeats: usize| {
+            repeats == 0
+                || (codec == Codec::Snappy && repeats <= indices.len() / gather::GATHER_REPEATS)
+        };
+        let r = found.and_then(|found| match found {
+            Some((levels, repeats)) if few(repeats) => {
+                let header = DataPageHeader {
+                    encoding: Encoding::PLAIN,
+                    ..d.clone()
+                };
+                let repeated = (repeats > 0).then_some(indices.as_slice());
+                let parts = PlainParts {
+                    levels,
+                    dictionary,
+                    stream,
+                    dict_len,
+                    codec,
+                };
+                self.plain_page(&header, parts, &entries, repeated, out)
+            }
+            _ => Ok(None),
         });
+        self.mapped = indices;
         self.scratch = scratch;
         r
     }
 
-    /// The levels section of v1 data page `page` (decompressed into `scratch`) when its
-    /// values are exactly the indices 0, 1, …, `entries` − 1 (`entries` of them present);
-    /// `None` otherwise.
+    /// The page [`Rewriter::plain_from_dictionary`] makes from `parts` once the page's indices
+    /// are known to be in order of first appearance: `repeated` holds them when some repeat.
+    /// `None` when the dictionary's stream cannot be rewritten ([`gather::gather`]).
+    fn plain_page(
+        &mut self,
+        header: &DataPageHeader<'_>,
+        parts: PlainParts<'_>,
+        entries: &impl Fn(&[u8]) -> Result<Vec<(usize, usize)>>,
+        repeated: Option<&[u32]>,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<WrittenPage>> {
+        let PlainParts {
+            levels,
+            dictionary,
+            stream,
+            dict_len,
+            codec,
+        } = parts;
+        let mut values = std::mem::take(&mut self.converted);
+        let dict = if codec == Codec::Uncompressed {
+            dictionary.data
+        } else {
+            values.clear();
+            values.resize(dict_len, 0);
+            let done = self
+                .decompressor
+                .decompress(codec, dictionary.data, &mut values);
+            if let Err(e) = done {
+                self.converted = values;
+                return Err(e.context("dictionary page"));
+            }
+            &values
+        };
+        let r = entries(dict).map_err(|e| e.context("dictionary page"));
+        let r = r.and_then(|ranges| {
+            let mut head = std::mem::take(&mut self.body);
+            head.clear();
+            let mut elements = std::mem::take(&mut self.gathered);
+            elements.clear();
+            let values_len = match repeated {
+                None => Some(dict_len),
+                Some(indices) => gather::gather(stream, dict, &ranges, indices, &mut elements),
+            };
+            let total = values_len.map(|v| {
+                levels
+                    .len()
+                    .checked_add(v)
+                    .filter(|&t| u32::try_from(t).is_ok())
+                    .ok_or_else(|| Error::oos("a page of more than 4 GiB"))
+            });
+            let w = match (total.transpose(), repeated) {
+                (Err(e), _) => Err(e),
+                (Ok(None), _) => Ok(None),
+                (Ok(Some(total)), _) if codec == Codec::Uncompressed => self
+                    .writer
+                    .data_v1_compressed(header, &[levels, stream], total, out)
+                    .map(Some),
+                (Ok(Some(total)), repeated) => {
+                    snappy::start_with_literal(total, levels, &mut head);
+                    let rest = if repeated.is_some() {
+                        &elements
+                    } else {
+                        stream
+                    };
+                    self.writer
+                        .data_v1_compressed(header, &[&head, rest], total, out)
+                        .map(Some)
+                }
+            };
+            self.body = head;
+            self.gathered = elements;
+            w
+        });
+        self.converted = values;
+        r
+    }
+
+    /// The levels section of v1 data page `page` (decompressed into `scratch`) and how many
+    /// of its values repeat an earlier one, when its values are dictionary indices in order of
+    /// first appearance over all `entries` of the dictionary (see
+    /// [`Rewriter::plain_from_dictionary`]), the indices left in `picked`; `None` otherwise.
     #[allow(clippy::too_many_arguments)]
-    fn unique_levels<'s>(
+    fn first_appearance<'s>(
         &mut self,
         page: &StoredPage<'s>,
         d: &DataPageHeader<'_>,
@@ -573,8 +666,9 @@ impl Rewriter {
         uncompressed: usize,
         max: MaxLevels,
         entries: usize,
+        picked: &mut Vec<u32>,
         scratch: &'s mut Vec<u8>,
-    ) -> Result<Option<&'s [u8]>> {
+    ) -> Result<Option<(&'s [u8], usize)>> {
         if !matches!(
             d.encoding,
             Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY
@@ -584,21 +678,25 @@ impl Rewriter {
         }
         let body = self.v1_body(page.data, codec, uncompressed, scratch)?;
         let (levels, vals, present) = self.v1_sections(body, d, max)?;
-        if present != entries {
+        if present < entries {
             return Ok(None);
         }
         let mut decoder = indices(vals)?;
-        let mut next = 0u32;
-        let mut in_order = true;
-        for_each_block(&mut decoder, entries, entries, |block| {
+        picked.clear();
+        let (mut seen, mut repeats, mut in_order) = (0u32, 0usize, true);
+        for_each_block(&mut decoder, present, entries, |block| {
             for &i in block {
-                in_order &= i == next;
-                next = next.wrapping_add(1);
+                // The next new entry, or one seen before.
+                in_order &= i <= seen;
+                let new = u32::from(i == seen);
+                seen += new;
+                repeats += 1 - new as usize;
             }
+            picked.extend_from_slice(block);
             Ok(())
         })
         .map_err(|e| e.context("dictionary indices"))?;
-        Ok(in_order.then_some(levels))
+        Ok((in_order && seen as usize == entries).then_some((levels, repeats)))
     }
 
     /// A v1 page's body: `data` itself when stored uncompressed, else decompressed with

@@ -8,11 +8,13 @@
 //! with the repeated values inserted between entries, and the dictionary page's compressed
 //! stream already says how to make the dictionary's bytes. [`gather`] walks that stream's
 //! elements and writes them again with the repeats inserted: a literal is split where a repeat
-//! goes in, a copy keeps its meaning with its offset widened by the bytes inserted since its
-//! source (or becomes a literal where the inserted bytes would break it, or where its offset
-//! would no longer fit in 16 bits), and each repeat is a copy of the value's last occurrence
-//! (a literal when that is more than 64 KiB back). Only the element kinds the Snappy library's
-//! compressor writes are used (literals, and copies with 1- and 2-byte offsets).
+//! goes in; a copy keeps its meaning with its offset widened by the bytes inserted since its
+//! source, cut in pieces where inserted bytes would break it (a piece is a literal only where
+//! its offset would no longer fit in 16 bits); each repeat is a copy of the value's last
+//! occurrence (a literal when that is more than 64 KiB back). Elements that need no change —
+//! literals, and copies from after the last repeat inserted — are taken as bytes, a run at a
+//! time. Only the element kinds the Snappy library's compressor writes are used (literals,
+//! and copies with 1- and 2-byte offsets).
 //!
 //! The time is per element of the dictionary's stream and per repeat, not per byte
 //! compressed: a merge that turns small files' dictionary pages into PLAIN pages (their merged

@@ -24,7 +24,11 @@ fuzz_target!(|data: &[u8]| {
     let mut entries: Vec<(usize, usize)> = Vec::new();
     let mut at = 0;
     while at < body.len() {
-        let len = if fixed > 0 { fixed } else { (body[at] % 24) as usize };
+        let len = if fixed > 0 {
+            fixed
+        } else {
+            (body[at] % 24) as usize
+        };
         let skip = usize::from(fixed == 0);
         let Some(v) = body.get(at + skip..at + skip + len) else {
             break;
@@ -48,7 +52,11 @@ fuzz_target!(|data: &[u8]| {
             seen += 1;
         } else if seen > 0 {
             let back = u32::from(b) % seen;
-            indices.push(if b & 1 == 0 { seen - 1 - back.min(seen - 1) } else { back });
+            indices.push(if b & 1 == 0 {
+                seen - 1 - back.min(seen - 1)
+            } else {
+                back
+            });
         }
     }
     while (seen as usize) < n {
@@ -61,7 +69,9 @@ fuzz_target!(|data: &[u8]| {
         out.truncate(k);
         out
     } else {
-        snap::raw::Encoder::new().compress_vec(&dict).expect("snap compresses")
+        snap::raw::Encoder::new()
+            .compress_vec(&dict)
+            .expect("snap compresses")
     };
     let elements = split_preamble(&stream).expect("a preamble").1;
     let mut out = Vec::new();

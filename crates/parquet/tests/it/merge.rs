@@ -829,13 +829,8 @@ fn few_repeats_are_inserted_into_the_dictionary_stream() {
             threads: ThreadPool::sequential(),
             ..WriteOptions::default()
         };
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % m as u64) as usize
-        };
+        let mut rng = crate::mutants::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = |m: usize| rng.below(m);
         let (mut files, mut batches) = (Vec::new(), Vec::new());
         for (f, &k) in repeats.iter().enumerate() {
             let mut v: Vec<usize> = (0..n).collect();

@@ -54,30 +54,21 @@ fn next_element(elements: &[u8], at: &mut usize) -> Option<Element> {
                 .fold(0usize, |v, &x| (v << 8) | usize::from(x)),
         )
     };
-    let (element, used) = match tag & 3 {
-        0 => {
-            let code = usize::from(tag >> 2);
-            let (len, extra) = if code < 60 {
-                (code + 1, 0)
-            } else {
-                let n = code - 59;
-                (le(n)? + 1, n)
-            };
-            (Element::Literal(len), 1 + extra + len)
+    let word = rest
+        .iter()
+        .take(4)
+        .rev()
+        .fold(0usize, |v, &x| (v << 8) | usize::from(x));
+    let (len, offset, step, slow) = shape(tag, word);
+    let (element, used) = match (slow, tag & 3) {
+        (false, 0) => (Element::Literal(len), step),
+        (false, _) => (Element::Copy { offset, len }, step),
+        (true, 0) => {
+            let n = usize::from(tag >> 2) - 59;
+            let len = le(n)? + 1;
+            (Element::Literal(len), 1 + n + len)
         }
-        1 => {
-            let len = 4 + usize::from((tag >> 2) & 7);
-            let offset = (usize::from(tag >> 5) << 8) | le(1)?;
-            (Element::Copy { offset, len }, 2)
-        }
-        2 => (
-            Element::Copy {
-                offset: le(2)?,
-                len: usize::from(tag >> 2) + 1,
-            },
-            3,
-        ),
-        _ => (
+        (true, _) => (
             Element::Copy {
                 offset: le(4)?,
                 len: usize::from(tag >> 2) + 1,
@@ -177,10 +168,6 @@ impl Writer<'_, '_> {
     fn flush(&mut self) {
         self.flush_literal();
         self.flush_copy();
-    }
-
-    fn finish(mut self) {
-        self.flush();
     }
 }
 
@@ -296,7 +283,6 @@ pub fn gather(
         repeats,
         next: 0,
         inserted,
-        since: 0,
         sum: 0,
         p: 0,
         o: 0,
@@ -308,7 +294,7 @@ pub fn gather(
         },
     };
     let made = g.run(elements);
-    g.w.finish();
+    g.w.flush();
     match made {
         Some(()) => {
             debug_assert_eq!(g.o, total);
@@ -333,8 +319,6 @@ struct Gather<'d, 'o> {
     /// the entry is only where the dictionary's bytes put it). Empty without repeats.
     last: Vec<usize>,
     inserted: Inserted,
-    /// The dictionary position of the last repeats inserted (0: none yet).
-    since: usize,
     /// Bytes inserted so far.
     sum: usize,
     /// Dictionary bytes written so far.
@@ -345,6 +329,11 @@ struct Gather<'d, 'o> {
 }
 
 impl Gather<'_, '_> {
+    /// The dictionary position of the last repeats inserted (0: none yet).
+    fn since(&self) -> usize {
+        self.next.checked_sub(1).map_or(0, |k| self.repeats[k].0)
+    }
+
     /// Where the next repeat goes in (`usize::MAX`: none left).
     fn pending(&self) -> usize {
         self.repeats.get(self.next).map_or(usize::MAX, |r| r.0)
@@ -352,7 +341,6 @@ impl Gather<'_, '_> {
 
     /// Inserts the repeats that go in at the current dictionary position.
     fn insert_here(&mut self) {
-        let before = self.sum;
         while let Some(&(x, v)) = self.repeats.get(self.next) {
             if x != self.p {
                 break;
@@ -373,9 +361,6 @@ impl Gather<'_, '_> {
             self.o += len;
             self.sum += len;
             self.next += 1;
-        }
-        if self.sum > before {
-            self.since = self.p;
         }
     }
 
@@ -437,6 +422,7 @@ impl Gather<'_, '_> {
         let mut at = 0;
         while at < elements.len() {
             let limit = self.pending().min(self.dict.len());
+            let since = self.since();
             let mut p = self.p;
             self.w.flush();
             // Bytes from `start` on are taken as they are.
@@ -445,26 +431,20 @@ impl Gather<'_, '_> {
             // its tag): the loop's chain is a load and an add per element.
             while at + 5 <= elements.len() {
                 let tag = elements[at];
-                let kind = usize::from(tag & 3);
-                let code = usize::from(tag >> 2);
-                // Literal: 1 + length bytes; copies: 2 or 3 (4-byte offsets are slow).
-                let step = if kind == 0 { code + 2 } else { kind + 1 };
                 let w = &elements[at + 1..at + 5];
                 let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize;
-                let t = SHAPE[usize::from(tag)] as usize;
-                let len = t & 0xFF;
-                let offset = (t & 0x700) | (word & OFFSET_MASK[kind]);
+                let (len, offset, step, slow_kind) = shape(tag, word);
                 // Long literals and 4-byte offsets, a copy from offset 0 or from before the
                 // start, one reaching past the next repeat; a literal cut short (one test).
-                let slow = (t & SLOW != 0)
-                    | ((kind != 0) & (offset == 0))
+                let slow = slow_kind
+                    | ((tag & 3 != 0) & (offset == 0))
                     | (p < offset)
                     | (p + len > limit)
                     | (at + step > elements.len());
                 if slow {
                     break;
                 }
-                if p - offset < self.since {
+                if p - offset < since {
                     // A copy from before the last repeats: from further back by the bytes
                     // inserted since its source, unless they went in inside it (or it is a
                     // run, or too far back).
@@ -512,6 +492,21 @@ impl Gather<'_, '_> {
         self.insert_here();
         (self.next == self.repeats.len()).then_some(())
     }
+}
+
+/// The element of `tag`, `word` being the (up to) 4 bytes after the tag: its length, its
+/// offset (0 for a literal), the bytes from the tag to the next element, and whether it is of
+/// the kinds the fast loop leaves to [`next_element`] (long literals, 4-byte offsets), for
+/// which the first three mean nothing. The next tag's position hangs on the tag alone: a
+/// literal's step is in its tag, a copy's in its kind.
+#[inline(always)]
+fn shape(tag: u8, word: usize) -> (usize, usize, usize, bool) {
+    let kind = usize::from(tag & 3);
+    let code = usize::from(tag >> 2);
+    let step = if kind == 0 { code + 2 } else { kind + 1 };
+    let t = SHAPE[usize::from(tag)] as usize;
+    let offset = (t & 0x700) | (word & OFFSET_MASK[kind]);
+    (t & 0xFF, offset, step, t & SLOW != 0)
 }
 
 /// Set in [`SHAPE`] for the elements taken one by one: long literals (60 bytes or more) and

@@ -1,6 +1,7 @@
 use super::*;
 
-fn compress(src: &[u8]) -> Vec<u8> {
+/// `src` compressed by quiver's compressor (the Snappy library's elements).
+pub(super) fn compress(src: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; max_compressed_len(src.len())];
     let n = SnappyEncoder::new().compress(src, &mut out);
     out.truncate(n);

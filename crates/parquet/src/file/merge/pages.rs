@@ -611,46 +611,60 @@ impl Rewriter {
         };
         let r = entries(dict).map_err(|e| e.context("dictionary page"));
         let r = r.and_then(|ranges| {
-            let mut head = std::mem::take(&mut self.body);
-            head.clear();
             let mut elements = std::mem::take(&mut self.gathered);
             elements.clear();
             let values_len = match repeated {
                 None => Some(dict_len),
                 Some(indices) => gather::gather(stream, dict, &ranges, indices, &mut elements),
             };
-            let total = values_len.map(|v| {
-                levels
-                    .len()
-                    .checked_add(v)
-                    .filter(|&t| u32::try_from(t).is_ok())
-                    .ok_or_else(|| Error::oos("a page of more than 4 GiB"))
-            });
-            let w = match (total.transpose(), repeated) {
-                (Err(e), _) => Err(e),
-                (Ok(None), _) => Ok(None),
-                (Ok(Some(total)), _) if codec == Codec::Uncompressed => self
-                    .writer
-                    .data_v1_compressed(header, &[levels, stream], total, out)
-                    .map(Some),
-                (Ok(Some(total)), repeated) => {
-                    snappy::start_with_literal(total, levels, &mut head);
-                    let rest = if repeated.is_some() {
-                        &elements
-                    } else {
-                        stream
-                    };
-                    self.writer
-                        .data_v1_compressed(header, &[&head, rest], total, out)
-                        .map(Some)
-                }
+            let rest: &[u8] = if repeated.is_some() {
+                &elements
+            } else {
+                stream
             };
-            self.body = head;
+            let w = match values_len {
+                None => Ok(None),
+                Some(n) => self
+                    .plain_bytes(header, levels, n, rest, codec, out)
+                    .map(Some),
+            };
             self.gathered = elements;
             w
         });
         self.converted = values;
         r
+    }
+
+    /// Appends a PLAIN data page v1 of `header`: `levels`, then `values_len` bytes of values
+    /// that `rest` holds as stored — the bytes themselves when uncompressed, else the
+    /// elements of a Snappy stream of them (behind a new preamble and a literal of the levels).
+    fn plain_bytes(
+        &mut self,
+        header: &DataPageHeader<'_>,
+        levels: &[u8],
+        values_len: usize,
+        rest: &[u8],
+        codec: Codec,
+        out: &mut Vec<u8>,
+    ) -> Result<WrittenPage> {
+        let total = levels
+            .len()
+            .checked_add(values_len)
+            .filter(|&t| u32::try_from(t).is_ok())
+            .ok_or_else(|| Error::oos("a page of more than 4 GiB"))?;
+        if codec == Codec::Uncompressed {
+            return self
+                .writer
+                .data_v1_compressed(header, &[levels, rest], total, out);
+        }
+        let mut head = std::mem::take(&mut self.body);
+        head.clear();
+        snappy::start_with_literal(total, levels, &mut head);
+        let w = self
+            .writer
+            .data_v1_compressed(header, &[&head, rest], total, out);
+        self.body = head;
+        w
     }
 
     /// The levels section of v1 data page `page` (decompressed into `scratch`) and how many

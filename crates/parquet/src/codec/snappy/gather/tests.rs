@@ -1,14 +1,7 @@
 use super::*;
-use crate::codec::snappy::{SnappyEncoder, decompress, max_compressed_len, split_preamble};
+use crate::codec::snappy::tests::compress;
+use crate::codec::snappy::{decompress, split_preamble};
 use crate::encoding::test_util::Rng;
-
-/// `src` compressed by quiver's compressor (the Snappy library's elements).
-fn compress(src: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; max_compressed_len(src.len())];
-    let n = SnappyEncoder::new().compress(src, &mut out);
-    out.truncate(n);
-    out
-}
 
 /// `src` compressed by the `snap` crate (elements of its own choosing).
 fn snap_compress(src: &[u8]) -> Vec<u8> {

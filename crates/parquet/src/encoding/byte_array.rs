@@ -153,6 +153,26 @@ unsafe fn copy_value(src: &[u8], len: usize, dst: *mut u8) {
     }
 }
 
+/// Copies the first `len` bytes of `src` to `dst`: as one 64-byte block when `len` is at
+/// most 64 and `src` holds 64 bytes, else exactly.
+///
+/// # Safety
+/// `src` holds at least `len` bytes, and `dst` has room for `min(src.len(), 64).max(len)`
+/// bytes and does not overlap `src`.
+#[inline(always)]
+unsafe fn copy_block_64(src: &[u8], len: usize, dst: *mut u8) {
+    // SAFETY: the block reads and writes 64 bytes when `src` holds them (and so, by the
+    // caller's promise, `dst` has room for them); otherwise exactly `len` bytes are copied.
+    unsafe {
+        if len <= 64 && src.len() >= 64 {
+            dst.cast::<[u8; 64]>()
+                .write_unaligned(src.as_ptr().cast::<[u8; 64]>().read_unaligned());
+        } else {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst, len);
+        }
+    }
+}
+
 impl<O: Offset> OffsetsSink<O> {
     /// Decodes `n` PLAIN values from the start of `src` as [`plain`] does, in one pass that
     /// writes the bytes and offsets straight into the reserved capacity: the offsets' overflow
@@ -184,6 +204,26 @@ impl<O: Offset> OffsetsSink<O> {
             // The page may still fit: check value by value.
             return plain(src, n, self);
         }
+        // Values of a dozen bytes and more on average vary in length past 16 bytes and back
+        // (comments, names, URLs): each is then copied as a whole 64-byte block, without a
+        // branch on its length to mispredict.
+        if n > 0 && (src.len() - 4 * n) / n >= 12 {
+            self.extend_plain_copying::<true>(src, n, base)
+        } else {
+            self.extend_plain_copying::<false>(src, n, base)
+        }
+    }
+
+    /// The loop of [`extend_plain`](Self::extend_plain), its checks done (`base` is the
+    /// values' length): values copied by [`copy_block_64`] when `WIDE`, else by
+    /// [`copy_value`].
+    #[inline(always)]
+    fn extend_plain_copying<const WIDE: bool>(
+        &mut self,
+        src: &[u8],
+        n: usize,
+        base: usize,
+    ) -> Result<usize> {
         // Room for `src.len()` value bytes: every value lies inside `src`, after its length.
         self.values.try_reserve_to_fill(src.len())?;
         self.offsets
@@ -212,9 +252,15 @@ impl<O: Offset> OffsetsSink<O> {
             // output), so any `k` bytes from `start` that `src` holds fit from `end` in `cap`.
             debug_assert!(end + len <= cap);
             // SAFETY: `src[start..]` holds at least `len` bytes (checked above), and `dst + end`
-            // has room for as many bytes as `src[start..]` holds (see above); source and
-            // output are distinct allocations.
-            unsafe { copy_value(&src[start..], len, dst.add(end)) };
+            // has room for as many bytes as `src[start..]` holds (see above), what either copy
+            // needs; source and output are distinct allocations.
+            unsafe {
+                if WIDE {
+                    copy_block_64(&src[start..], len, dst.add(end));
+                } else {
+                    copy_value(&src[start..], len, dst.add(end));
+                }
+            }
             end += len;
             pos = start + len;
             // ok: `base + end <= base + src.len()`, checked above to fit `O`.
@@ -253,25 +299,31 @@ fn gathered_len(dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<usize> {
 
 impl<O: Offset> OffsetsSink<O> {
     /// Appends the values of `dict` at `idx` (a dictionary's values gathered), whose bytes take
-    /// `total` in all ([`gathered_len`]): one overflow check, and short values copied as
-    /// whole blocks straight into the reserved capacity.
-    fn extend_gather_len(
+    /// `total` in all ([`gathered_len`]): one overflow check, and values written straight into
+    /// the reserved capacity, in a loop whose state stays in registers (through a closure,
+    /// `end` lived in memory); nothing is committed unless every value fits.
+    ///
+    /// With `W = 0`, short values are copied as whole blocks of 16, 32 or 64 bytes by their
+    /// length. With `W > 0`, every value must fit `W` 16-byte words and the dictionary's bytes
+    /// go on for `W * 16` bytes after every value's start (the column reader's padding): each
+    /// value is copied as exactly `W` words, with no branch on its length (short values of
+    /// varied lengths, such as a handful of labels, make such branches mispredict); a value
+    /// that breaks either promise is an error.
+    fn extend_gather_len<const W: usize>(
         &mut self,
         dict: &OffsetsSink<i64>,
         idx: &[u32],
         total: usize,
     ) -> Result<()> {
+        // Room past the last value for its whole blocks.
+        let slack = if W == 0 { 32 } else { W * 16 };
         let base = self.room_for(total)?;
         let offsets = dict.offsets.typed::<i64>();
         let bytes = dict.values.as_slice();
         let n = idx.len();
         let width = std::mem::size_of::<O>();
-        // 32 bytes of slack, so that the last value may be copied as a whole block too.
-        self.values.try_reserve_to_fill(total + 32)?;
+        self.values.try_reserve_to_fill(total + slack)?;
         self.offsets.try_reserve_to_fill(n * width)?;
-        // Values and end offsets are written straight into the capacities, in a loop whose
-        // state stays in registers (through a closure, `end` lived in memory); nothing is
-        // committed unless every value fits.
         let dst = self.values.spare_capacity_mut().as_mut_ptr().cast::<u8>();
         let slots = &mut self.offsets.spare_capacity_mut()[..n * width];
         let mut end = 0;
@@ -281,15 +333,42 @@ impl<O: Offset> OffsetsSink<O> {
             // `extend_gather_bounded`), and a dictionary's offsets rise within its bytes (built
             // by this sink).
             let (start, stop) = (offsets[i] as usize, offsets[i + 1] as usize);
-            let value = &bytes[start..stop];
-            if value.len() > total - end {
-                return Err(Error::invalid("gathered values exceed their total"));
+            if W == 0 {
+                let value = &bytes[start..stop];
+                if value.len() > total - end {
+                    return Err(Error::invalid("gathered values exceed their total"));
+                }
+                // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end`
+                // has room for `value.len() + 32` (`end + len <= total`, checked above, and 32
+                // bytes of slack were reserved); distinct allocations.
+                unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
+                end += value.len();
+            } else {
+                let len = stop.wrapping_sub(start);
+                if (len > W * 16)
+                    | (len > total - end)
+                    | (start > bytes.len().saturating_sub(W * 16))
+                {
+                    return Err(Error::invalid(format!(
+                        "dictionary value {i} is not a padded value of at most {} bytes within \
+                         the gathered total",
+                        W * 16
+                    )));
+                }
+                let (s, d) = (bytes[start..].as_ptr().cast::<u128>(), dst.cast::<u128>());
+                for k in 0..W {
+                    // SAFETY: `bytes[start..]` holds at least `W * 16` bytes (checked above),
+                    // and `dst + end` has room for `len + W * 16` bytes (`end + len <= total`,
+                    // checked above, and `W * 16` bytes more were reserved); unaligned,
+                    // distinct allocations.
+                    unsafe {
+                        d.byte_add(end)
+                            .add(k)
+                            .write_unaligned(s.add(k).read_unaligned())
+                    };
+                }
+                end += len;
             }
-            // SAFETY: `bytes[start..]` holds at least `value.len()` bytes, and `dst + end` has
-            // room for `value.len() + 32` (`end + len <= total`, checked above, and 32 bytes of
-            // slack were reserved); distinct allocations.
-            unsafe { copy_value(&bytes[start..], value.len(), dst.add(end)) };
-            end += value.len();
             // ok: `base + end <= base + total`, checked above to fit `O`.
             let o = O::from_usize(base + end).unwrap_or(O::ZERO);
             for (s, b) in slot.iter_mut().zip(bytemuck::bytes_of(&o)) {
@@ -306,6 +385,29 @@ impl<O: Offset> OffsetsSink<O> {
         Ok(())
     }
 
+    /// [`extend_gather_len`](Self::extend_gather_len) with no value longer than `longest`:
+    /// values of up to 16 or 32 bytes are copied as whole words without a branch on their
+    /// length when the dictionary's bytes are padded for it (as the column reader pads them).
+    fn extend_gather_short(
+        &mut self,
+        dict: &OffsetsSink<i64>,
+        idx: &[u32],
+        total: usize,
+        longest: usize,
+    ) -> Result<()> {
+        let last = dict
+            .offsets
+            .typed::<i64>()
+            .last()
+            .map_or(0, |&o| o as usize);
+        let padding = dict.values.len().saturating_sub(last);
+        match longest {
+            0..=16 if padding >= 16 => self.extend_gather_len::<1>(dict, idx, total),
+            17..=32 if padding >= 32 => self.extend_gather_len::<2>(dict, idx, total),
+            _ => self.extend_gather_len::<0>(dict, idx, total),
+        }
+    }
+
     /// Appends the values of `dict` at `idx` (a dictionary's values gathered).
     ///
     /// ```
@@ -320,7 +422,7 @@ impl<O: Offset> OffsetsSink<O> {
     /// ```
     pub fn extend_gather(&mut self, dict: &OffsetsSink<i64>, idx: &[u32]) -> Result<()> {
         let total = gathered_len(dict, idx)?;
-        self.extend_gather_len(dict, idx, total)
+        self.extend_gather_len::<0>(dict, idx, total)
     }
 }
 
@@ -437,8 +539,8 @@ impl FlexOffsets {
         let total = gathered_len(dict, idx)?;
         self.make_room(total);
         match self {
-            FlexOffsets::Narrow(s) => s.extend_gather_len(dict, idx, total),
-            FlexOffsets::Wide(s) => s.extend_gather_len(dict, idx, total),
+            FlexOffsets::Narrow(s) => s.extend_gather_len::<0>(dict, idx, total),
+            FlexOffsets::Wide(s) => s.extend_gather_len::<0>(dict, idx, total),
         }
     }
 }
@@ -468,9 +570,9 @@ impl FlexOffsets {
         let bound = idx.len().saturating_mul(longest);
         match self {
             FlexOffsets::Narrow(s) if s.values.len().saturating_add(bound) <= i32::MAX as usize => {
-                s.extend_gather_len(dict, idx, bound)
+                s.extend_gather_short(dict, idx, bound, longest)
             }
-            FlexOffsets::Wide(s) => s.extend_gather_len(dict, idx, bound),
+            FlexOffsets::Wide(s) => s.extend_gather_short(dict, idx, bound, longest),
             FlexOffsets::Narrow(_) => self.extend_gather(dict, idx),
         }
     }

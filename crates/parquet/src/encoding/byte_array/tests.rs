@@ -141,17 +141,28 @@ fn truncated_and_lying_pages_are_errors() {
 /// Values of 0..=40 bytes, so that both the 16-byte block copy and the plain copy run, and the
 /// last values sit within 16 bytes of the page's end.
 fn mixed(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
+    mixed_upto(rng, n, 40)
+}
+
+/// Values of 0..=`longest` bytes.
+fn mixed_upto(rng: &mut Rng, n: usize, longest: u64) -> Vec<Vec<u8>> {
     (0..n)
-        .map(|_| (0..rng.below(41)).map(|_| rng.next() as u8).collect())
+        .map(|_| {
+            (0..rng.below(longest + 1))
+                .map(|_| rng.next() as u8)
+                .collect()
+        })
         .collect()
 }
 
 #[test]
 fn extend_plain_matches_the_oracle() {
     let mut rng = Rng::new(11);
-    for case in 0..200 {
+    for case in 0..300 {
         let n = rng.below(100) as usize;
-        let values = mixed(&mut rng, n);
+        // Short values (copied by length class), values of a dozen bytes and more on average
+        // (copied as 64-byte blocks), and values past 64 bytes among those.
+        let values = mixed_upto(&mut rng, n, [7, 40, 150][case % 3]);
         let page = plain_naive(&values);
         // Appended to what the sinks already hold, page after page.
         let first = mixed(&mut rng, 3);
@@ -224,4 +235,46 @@ fn extend_gather_matches_indexing() {
     let mut sink = OffsetsSink::<i32>::new();
     assert!(sink.extend_gather(&dict, &[0, 60]).is_err());
     assert_eq!(sink.len(), 0);
+}
+
+#[test]
+fn short_value_gathers_from_a_padded_dictionary_match_indexing() {
+    let mut rng = Rng::new(14);
+    // Longest values of 16 and 32 bytes take the whole-word copies, 60 the copy by length.
+    for longest in [1u64, 9, 16, 17, 32, 60] {
+        let n = 1 + rng.below(20) as usize;
+        let mut values = mixed_upto(&mut rng, n, longest);
+        values.push(vec![7; longest as usize]);
+        let mut dict = OffsetsSink::<i64>::new();
+        dict.extend_plain(&plain_naive(&values), values.len())
+            .unwrap();
+        // As the column reader pads a dictionary's bytes.
+        dict.values.extend_zeros(64);
+        for _ in 0..20 {
+            let idx: Vec<u32> = (0..rng.below(300))
+                .map(|_| rng.below(values.len() as u64) as u32)
+                .collect();
+            let want: Vec<Vec<u8>> = idx.iter().map(|&i| values[i as usize].clone()).collect();
+            let mut narrow = FlexOffsets::default();
+            narrow
+                .extend_gather_bounded(&dict, &idx[..idx.len() / 3], longest as usize)
+                .unwrap();
+            narrow
+                .extend_gather_bounded(&dict, &idx[idx.len() / 3..], longest as usize)
+                .unwrap();
+            expect(&narrow.into_wide(), &want);
+        }
+        // A longest value understated, so that the values overrun the bound: an error,
+        // nothing kept.
+        if longest > 1 {
+            let last = values.len() as u32 - 1;
+            let mut sink = FlexOffsets::default();
+            assert!(
+                sink.extend_gather_bounded(&dict, &[last; 4], longest as usize - 1)
+                    .is_err(),
+                "longest {longest}"
+            );
+            assert_eq!(sink.len(), 0);
+        }
+    }
 }

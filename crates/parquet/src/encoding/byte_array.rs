@@ -165,6 +165,10 @@ unsafe fn copy_block_64(src: &[u8], len: usize, dst: *mut u8) {
     // caller's promise, `dst` has room for them); otherwise exactly `len` bytes are copied.
     unsafe {
         if len <= 64 && src.len() >= 64 {
+            // One 64-byte block: compiled to a call of the C library's `memmove`, which moves
+            // it in one or two vector words where the CPU has AVX; measured faster here than
+            // four 16-byte words inline, 32 bytes and a branch for the rest, or the loop
+            // compiled for AVX2.
             dst.cast::<[u8; 64]>()
                 .write_unaligned(src.as_ptr().cast::<[u8; 64]>().read_unaligned());
         } else {

@@ -153,24 +153,32 @@ unsafe fn copy_value(src: &[u8], len: usize, dst: *mut u8) {
     }
 }
 
-/// Copies the first `len` bytes of `src` to `dst`: as one 64-byte block when `len` is at
-/// most 64 and `src` holds 64 bytes, else exactly.
+/// Whether `count` byte arrays of `bytes` bytes in all are long enough on average (a dozen
+/// bytes and more) to vary in length past 16 bytes and back (comments, names, URLs): each is
+/// then best copied as one 64-byte block ([`copy_block`]), without a branch on its length to
+/// mispredict. The PLAIN decoder and encoder both decide by it.
+pub(crate) fn copy_wide(count: usize, bytes: usize) -> bool {
+    count > 0 && bytes / count >= 12
+}
+
+/// Copies the first `len` bytes of `src` to `dst`: as one `N`-byte block when `len` is at
+/// most `N` and `src` holds `N` bytes, else exactly.
+///
+/// A 64-byte block compiles to a call of the C library's `memmove`, which moves it in one or
+/// two vector words where the CPU has AVX; measured faster than four 16-byte words inline,
+/// 32 bytes and a branch for the rest, or the loop compiled for AVX2.
 ///
 /// # Safety
-/// `src` holds at least `len` bytes, and `dst` has room for `min(src.len(), 64).max(len)`
+/// `src` holds at least `len` bytes, and `dst` has room for `min(src.len(), N).max(len)`
 /// bytes and does not overlap `src`.
 #[inline(always)]
-unsafe fn copy_block_64(src: &[u8], len: usize, dst: *mut u8) {
-    // SAFETY: the block reads and writes 64 bytes when `src` holds them (and so, by the
+pub(crate) unsafe fn copy_block<const N: usize>(src: &[u8], len: usize, dst: *mut u8) {
+    // SAFETY: the block reads and writes `N` bytes when `src` holds them (and so, by the
     // caller's promise, `dst` has room for them); otherwise exactly `len` bytes are copied.
     unsafe {
-        if len <= 64 && src.len() >= 64 {
-            // One 64-byte block: compiled to a call of the C library's `memmove`, which moves
-            // it in one or two vector words where the CPU has AVX; measured faster here than
-            // four 16-byte words inline, 32 bytes and a branch for the rest, or the loop
-            // compiled for AVX2.
-            dst.cast::<[u8; 64]>()
-                .write_unaligned(src.as_ptr().cast::<[u8; 64]>().read_unaligned());
+        if len <= N && src.len() >= N {
+            dst.cast::<[u8; N]>()
+                .write_unaligned(src.as_ptr().cast::<[u8; N]>().read_unaligned());
         } else {
             std::ptr::copy_nonoverlapping(src.as_ptr(), dst, len);
         }
@@ -208,10 +216,7 @@ impl<O: Offset> OffsetsSink<O> {
             // The page may still fit: check value by value.
             return plain(src, n, self);
         }
-        // Values of a dozen bytes and more on average vary in length past 16 bytes and back
-        // (comments, names, URLs): each is then copied as a whole 64-byte block, without a
-        // branch on its length to mispredict.
-        if n > 0 && (src.len() - 4 * n) / n >= 12 {
+        if copy_wide(n, src.len() - 4 * n) {
             self.extend_plain_copying::<true>(src, n, base)
         } else {
             self.extend_plain_copying::<false>(src, n, base)
@@ -219,8 +224,8 @@ impl<O: Offset> OffsetsSink<O> {
     }
 
     /// The loop of [`extend_plain`](Self::extend_plain), its checks done (`base` is the
-    /// values' length): values copied by [`copy_block_64`] when `WIDE`, else by
-    /// [`copy_value`].
+    /// values' length): values copied as 64-byte blocks ([`copy_block`]) when `WIDE`, else
+    /// by [`copy_value`].
     #[inline(always)]
     fn extend_plain_copying<const WIDE: bool>(
         &mut self,
@@ -260,7 +265,7 @@ impl<O: Offset> OffsetsSink<O> {
             // needs; source and output are distinct allocations.
             unsafe {
                 if WIDE {
-                    copy_block_64(&src[start..], len, dst.add(end));
+                    copy_block::<64>(&src[start..], len, dst.add(end));
                 } else {
                     copy_value(&src[start..], len, dst.add(end));
                 }

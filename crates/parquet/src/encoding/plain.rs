@@ -6,6 +6,7 @@
 //! zero-copy slice of the page).
 
 use super::bitpack::bits_at;
+use super::byte_array::{copy_block, copy_wide};
 use quiver_arrow::buffer::MutableBitmap;
 use quiver_arrow::{Error, Result};
 
@@ -225,9 +226,8 @@ const BLOCK_SLACK: usize = 64;
 /// `bytes` bytes in all, as their caller computed (the output's reservation; a wrong sum costs
 /// a second reservation, never a write out of bounds).
 ///
-/// Values of a dozen bytes and more on average vary in length past 16 bytes and back
-/// (comments, names): each of up to 64 bytes is then copied as one 64-byte block, without a
-/// branch on its length to mispredict; shorter values as one 16-byte block.
+/// Values long enough on average ([`copy_wide`]) are copied as 64-byte blocks, shorter ones
+/// as 16-byte blocks ([`copy_block`]).
 #[inline]
 fn put_spans<'d>(
     data: &'d [u8],
@@ -237,7 +237,7 @@ fn put_spans<'d>(
     out: &mut Vec<u8>,
     see: impl FnMut(&'d [u8]),
 ) -> usize {
-    if count > 0 && bytes / count >= 12 {
+    if copy_wide(count, bytes) {
         put_spans_by::<64, _>(data, spans, count, bytes, out, see)
     } else {
         put_spans_by::<16, _>(data, spans, count, bytes, out, see)
@@ -279,21 +279,15 @@ fn put_spans_by<'d, const BLOCK: usize, S: FnMut(&'d [u8])>(
         // SAFETY: `out`'s capacity holds `at + room` bytes (reserved above for every value's
         // 4 + len bytes and BLOCK_SLACK more, `room` counting down what is left), and
         // `4 + len + BLOCK_SLACK <= room`, so the 4-byte length at `at` and the value's bytes
-        // (a block of `BLOCK <= BLOCK_SLACK` bytes, or `len` bytes) at `at + 4` are inside it.
-        // The block is read from `data` only where `BLOCK` bytes follow the value's start
-        // (`s + BLOCK <= data.len()`), and the
-        // value is `data[s..e]`, checked by the indexing above. Source and destination are
-        // distinct allocations (`out` is borrowed mutably).
+        // (a block of `BLOCK <= BLOCK_SLACK` bytes, or `len` bytes) at `at + 4` are inside it:
+        // what `copy_block` needs. `data[s..]` holds the value's `len` bytes (`data[s..e]`,
+        // checked by the indexing above). Source and destination are distinct allocations
+        // (`out` is borrowed mutably).
         unsafe {
             dst.add(at)
                 .cast::<[u8; 4]>()
                 .write_unaligned(len32.to_le_bytes());
-            if len <= BLOCK && s + BLOCK <= data.len() {
-                let block = data.as_ptr().add(s).cast::<[u8; BLOCK]>().read_unaligned();
-                dst.add(at + 4).cast::<[u8; BLOCK]>().write_unaligned(block);
-            } else {
-                std::ptr::copy_nonoverlapping(v.as_ptr(), dst.add(at + 4), len);
-            }
+            copy_block::<BLOCK>(&data[s..], len, dst.add(at + 4));
         }
         at += 4 + len;
         room -= 4 + len;

@@ -338,6 +338,7 @@ pub fn merge(
                             ..
                         } => sink.copy_range(f, start, bytes.len() as u64, bytes)?,
                         SinkOp::Copy { bytes, .. } => sink.write_bytes(bytes)?,
+                        SinkOp::Reserve(n) => sink.reserve(n)?,
                     }
                 }
             }
@@ -486,6 +487,8 @@ enum SinkOp<'a> {
         start: u64,
         bytes: &'a [u8],
     },
+    /// About this many bytes are coming ([`MergeSink::reserve`]).
+    Reserve(u64),
 }
 
 struct Writer<'a> {
@@ -521,6 +524,9 @@ impl<'a> Writer<'a> {
             .map(|g| piece_bytes(cx.inputs, g))
             .collect::<Result<Vec<u64>>>()?;
         let total: u64 = sizes.iter().sum();
+        // The row groups' stored bytes: what a verbatim merge copies, about what coalescing
+        // writes (the footer and page indexes come on top).
+        self.ops.push(SinkOp::Reserve(total));
         let (mut next, mut done) = (0, 0);
         while next < groups.len() {
             let mut end = next + 1;
@@ -882,7 +888,15 @@ pub fn merge_files(inputs: &[PathBuf], output: &Path, opts: &MergeOptions) -> Re
         })
         .collect();
     let mut out = super::AtomicFile::create(output)?;
-    let report = merge(&list, &mut out, opts)?;
+    let label = || output.display().to_string();
+    let file = out
+        .flushed_file()
+        .and_then(File::try_clone)
+        .map_err(|e| Error::from(e).context(label()))?;
+    // Synced as it is written, as `commit` syncs it in the end.
+    let mut sink = FileSink::new(file).syncing_ahead(true)?;
+    let report = merge(&list, &mut sink, opts)?;
+    drop(sink.into_file()?);
     out.commit()?;
     Ok(report)
 }

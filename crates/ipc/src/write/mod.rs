@@ -41,7 +41,7 @@ pub use body::{BufferSpec, EncodedBatch, FieldNode};
 pub use dictionary::{DictionaryTracker, DictionaryUpdate};
 pub use encode::{encode_arrays, encode_record_batch};
 pub use file::FileWriter;
-pub use preallocate::PreallocatedFile;
+pub use preallocate::{PreallocatedFile, release_space, reserve_space};
 pub use stream::StreamWriter;
 pub use sync_ahead::{SYNC_STEP, SyncAhead};
 

@@ -79,12 +79,9 @@ impl PreallocatedFile {
         self.file.as_mut().expect("present until finished") // ok: present until finished.
     }
 
-    /// Truncating to the current size frees blocks reserved past the end of the file.
     fn release(&mut self) -> io::Result<()> {
         if self.reserved > self.pos {
-            let f = self.file();
-            let len = f.metadata()?.len();
-            f.set_len(len)?;
+            release_space(self.file())?;
             self.reserved = self.pos;
         }
         Ok(())
@@ -96,31 +93,47 @@ impl PreallocatedFile {
         if !self.reserving || end <= self.reserved {
             return;
         }
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            let step = (self.pos / 8)
-                .clamp(MIN_STEP, MAX_STEP)
-                .max(end - self.reserved);
-            let (Ok(offset), Ok(len)) = (
-                libc::off_t::try_from(self.reserved),
-                libc::off_t::try_from(step),
-            ) else {
-                self.reserving = false;
-                return;
-            };
-            let fd = self.file().as_raw_fd();
-            // SAFETY: `fd` belongs to the open file this sink owns; `fallocate` passes no
-            // memory, only reserves blocks past the current end without changing the size
-            // (KEEP_SIZE), and its failure is handled by no longer reserving.
-            let r = unsafe { libc::fallocate(fd, libc::FALLOC_FL_KEEP_SIZE, offset, len) };
-            if r == 0 {
-                self.reserved += step;
-            } else {
-                self.reserving = false;
-            }
+        let step = (self.pos / 8)
+            .clamp(MIN_STEP, MAX_STEP)
+            .max(end - self.reserved);
+        let at = self.reserved;
+        if reserve_space(self.file(), at, step) {
+            self.reserved += step;
+        } else {
+            self.reserving = false;
         }
     }
+}
+
+/// Reserves disk blocks for bytes `offset..offset + len` of `file` without changing its size
+/// (`fallocate` with `FALLOC_FL_KEEP_SIZE`), so that writes there find their blocks
+/// allocated. Returns whether they were reserved: not off Linux, nor where the file system
+/// cannot (or a pipe), nor on a full disk, where the writes themselves then say what is
+/// wrong. Blocks reserved past what is written stay allocated until [`release_space`].
+pub fn reserve_space(file: &File, offset: u64, len: u64) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let (Ok(offset), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len))
+        else {
+            return false;
+        };
+        // SAFETY: the descriptor belongs to `file`, open for the call; `fallocate` passes no
+        // memory, only reserves blocks without changing the size (KEEP_SIZE).
+        unsafe { libc::fallocate(file.as_raw_fd(), libc::FALLOC_FL_KEEP_SIZE, offset, len) == 0 }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, offset, len);
+        false
+    }
+}
+
+/// Frees the blocks [`reserve_space`] reserved past the end of `file` and not written:
+/// truncating a file to its own size releases them.
+pub fn release_space(file: &File) -> io::Result<()> {
+    let len = file.metadata()?.len();
+    file.set_len(len)
 }
 
 impl Write for PreallocatedFile {

@@ -12,7 +12,7 @@
 //! bytes.
 
 use quiver_arrow::{Error, Result};
-use quiver_ipc::write::SyncAhead;
+use quiver_ipc::write::{SyncAhead, release_space, reserve_space};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 
@@ -147,10 +147,7 @@ impl FileSink {
     pub fn into_file(mut self) -> Result<File> {
         self.out.flush().map_err(io_error)?;
         if self.reserved {
-            // The file ends where the writes did: blocks reserved past that are given back
-            // (the reservation extended the file's length to cover them).
-            let end = self.out.get_mut().stream_position().map_err(io_error)?;
-            self.out.get_ref().set_len(end).map_err(io_error)?;
+            release_space(self.out.get_ref()).map_err(io_error)?;
         }
         if let Some(s) = self.syncer.take() {
             s.finish().map_err(io_error)?;
@@ -194,31 +191,17 @@ impl MergeSink for FileSink {
         self.out.flush().map_err(io_error)
     }
 
-    /// Allocates the file's blocks for `bytes` more bytes at once (`fallocate`), where the
-    /// file system can: writes into allocated blocks skip allocating them a page at a time
-    /// (ext4: 1,000 files of 324 kB merged, 0.195 s -> 0.178 s with the sync, 0.143 s ->
-    /// 0.137 s without). Nothing happens where it cannot (another system, a file system
-    /// without `fallocate`, a full disk: the writes then report what is wrong).
+    /// Reserves the file's blocks for `bytes` more bytes at once
+    /// ([`quiver_ipc::write::reserve_space`]): writes into reserved blocks skip allocating them
+    /// a page at a time (ext4: 1,000 files of 324 kB merged, 0.210 s -> 0.195 s with the
+    /// sync, 0.155 s -> 0.145 s without). Where nothing can be reserved, nothing changes.
     fn reserve(&mut self, bytes: u64) -> Result<()> {
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
+        if !self.reserved && bytes > 0 {
             // Where the next byte goes: past what reached the file and what is buffered.
             let flushed = self.out.get_mut().stream_position().map_err(io_error)?;
             let at = flushed + self.out.buffer().len() as u64;
-            let (Ok(at), Ok(len)) = (libc::off_t::try_from(at), libc::off_t::try_from(bytes))
-            else {
-                return Ok(());
-            };
-            if len == 0 || self.reserved {
-                return Ok(());
-            }
-            // SAFETY: `fallocate` only allocates blocks of the open file the descriptor (owned
-            // by `self.out`, alive for the call) refers to; it touches no memory of ours.
-            let r = unsafe { libc::fallocate(self.out.get_ref().as_raw_fd(), 0, at, len) };
-            self.reserved = r == 0;
+            self.reserved = reserve_space(self.out.get_ref(), at, bytes);
         }
-        let _ = bytes;
         Ok(())
     }
 }

@@ -392,6 +392,7 @@ impl MutableBuffer {
     /// b.extend_from_exact_iter((0..4u32).map(|i| i * i));
     /// assert_eq!(b.typed::<u32>(), &[0, 1, 4, 9]);
     /// ```
+    #[inline]
     pub fn extend_from_exact_iter<T, I>(&mut self, iter: I)
     where
         T: bytemuck::Pod,
@@ -405,16 +406,24 @@ impl MutableBuffer {
             .checked_mul(size)
             .expect("buffer size overflows usize"); // ok: like Vec
         self.reserve_to_fill(bytes);
+        let n = bytes / size.max(1);
+        let dst = self.spare(bytes).as_mut_ptr().cast::<T>();
         let mut written = 0;
-        let spare = self.spare(bytes);
-        for (chunk, v) in spare.chunks_exact_mut(size).zip(iter) {
-            for (slot, b) in chunk.iter_mut().zip(bytemuck::bytes_of(&v)) {
-                slot.write(*b);
-            }
-            written += size;
+        // Whole values stored through a pointer (unaligned: the length need not be a multiple
+        // of the value's alignment), at most `n` of them. Stored byte by byte into the spare
+        // slice, values kept the compiler from holding a caller's running state (`map`'s
+        // closure capturing an accumulator) in a register across the stores, which could
+        // alias it: a load and a store per value instead of a vectorised loop.
+        for v in iter.take(n) {
+            // SAFETY: `written < n` (at most `n` values are taken), so the value's bytes
+            // `[written * size, (written + 1) * size)` lie in the `n * size` spare bytes
+            // reserved above; `T` is `Pod`, so any bytes are a valid `T` and storing one
+            // unaligned is sound.
+            unsafe { dst.add(written).write_unaligned(v) };
+            written += 1;
         }
         // A lying `ExactSizeIterator` that yields fewer items leaves only what was written.
-        self.len += written;
+        self.len += written * size;
         self.written(self.len);
     }
 

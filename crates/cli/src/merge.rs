@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 use bytes::Bytes;
 use quiver_arrow::parallel::ThreadPool;
 use quiver_parquet::file::merge::{
-    FileSink, MergeInput, MergeOptions, MergeReport, Progress as MergeProgress, RowGroupTarget,
-    merge,
+    FileSink, MergeInput, MergeOptions, MergeReport, Progress as MergeProgress, ReadAhead,
+    RowGroupTarget, merge,
 };
 use std::fs::File;
 use std::io::Write;
@@ -91,8 +91,9 @@ pub fn options(a: &MergeOptionArgs) -> Result<MergeOptions> {
     Ok(o)
 }
 
-/// Opens every input (memory-mapped).
+/// Opens every input (memory-mapped, read ahead: [`ReadAhead`]).
 pub fn open_inputs(paths: &[PathBuf]) -> Result<Vec<(String, File, Bytes)>> {
+    let mut ahead = ReadAhead::new();
     paths
         .iter()
         .map(|p| {
@@ -102,7 +103,8 @@ pub fn open_inputs(paths: &[PathBuf]) -> Result<Vec<(String, File, Bytes)>> {
                 );
             }
             let label = crate::source::label_of(p);
-            let (f, b) = crate::source::open_mapped(p).with_context(|| label.clone())?;
+            let (f, b) = crate::source::open_mapped_with(p, |m| ahead.advise(m))
+                .with_context(|| label.clone())?;
             Ok((label, f, b))
         })
         .collect()

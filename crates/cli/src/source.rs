@@ -109,6 +109,11 @@ fn map_file(path: &Path) -> Result<Bytes> {
 
 /// Opens a file and memory-maps it (an empty file maps to empty bytes).
 pub fn open_mapped(path: &Path) -> Result<(File, Bytes)> {
+    open_mapped_with(path, |_| {})
+}
+
+/// [`open_mapped`], handing the map to `advise` first (for hints on how it will be read).
+pub fn open_mapped_with(path: &Path, advise: impl FnOnce(&memmap2::Mmap)) -> Result<(File, Bytes)> {
     let file = File::open(path)?;
     if file.metadata()?.len() == 0 {
         return Ok((file, Bytes::new()));
@@ -118,6 +123,7 @@ pub fn open_mapped(path: &Path) -> Result<(File, Bytes)> {
     // treats every byte as untrusted and validates it, and that external race is the usual,
     // documented caveat of memory-mapped tools.
     let map = unsafe { memmap2::Mmap::map(&file)? };
+    advise(&map);
     Ok((file, Bytes::from_owner(map)))
 }
 

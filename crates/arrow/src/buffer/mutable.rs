@@ -401,12 +401,9 @@ impl MutableBuffer {
     {
         let iter = iter.into_iter();
         let size = std::mem::size_of::<T>();
-        let bytes = iter
-            .len()
-            .checked_mul(size)
-            .expect("buffer size overflows usize"); // ok: like Vec
+        let n = iter.len();
+        let bytes = n.checked_mul(size).expect("buffer size overflows usize"); // ok: like Vec
         self.reserve_to_fill(bytes);
-        let n = bytes / size.max(1);
         let dst = self.spare(bytes).as_mut_ptr().cast::<T>();
         let mut written = 0;
         // Whole values stored through a pointer (unaligned: the length need not be a multiple
